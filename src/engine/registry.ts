@@ -1,0 +1,23 @@
+import type { FormatHandler } from "./draft.js";
+
+/**
+ * Format id → lazy loader of its handler. Handlers live in `formats/<id>.ts` and are
+ * imported only when a document of that format is parsed, so importing the engine
+ * loads no format library. Detection (`detect.ts`) maps bytes + filename to an id.
+ */
+export type FormatId =
+  | "txt"
+  | "markdown"
+  | "pdf"
+  | "docx"
+  | "xlsx"
+  | "csv"
+  | "pptx"
+  | "html"
+  | "image"
+  | "legacy";
+
+export const FORMAT_LOADERS: Partial<Record<FormatId, () => Promise<FormatHandler>>> = {
+  // Each format adds its line when its handler lands, e.g.
+  // pdf: async () => (await import("./formats/pdf.js")).pdfFormat,
+};
