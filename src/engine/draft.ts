@@ -102,8 +102,6 @@ export interface DraftPage {
   angle?: number;
   /** `Success` unless the page failed. */
   status?: string;
-  /** Renders the page image on demand (PNG). */
-  render?: () => Promise<Uint8Array>;
 }
 
 export interface DraftDocument {
@@ -164,4 +162,9 @@ export interface FormatHandler {
    * 40423 password, 40424 page_range beyond the document, 40425 unsupported variant.
    */
   parse(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument>;
+  /**
+   * Renders one page of the source to PNG at `dpi`, for `page_image_url` (rendered on
+   * demand and cached by the engine's asset store). Absent for formats without pages.
+   */
+  renderPage?(bytes: Uint8Array, page: number, options: { dpi: number; password?: string; signal?: AbortSignal }): Promise<Uint8Array>;
 }
