@@ -9,5 +9,7 @@ export default defineConfig({
     // Two cores on CI: forks keep native modules (PGlite, canvas) isolated per file.
     pool: "forks",
     maxWorkers: 2,
+    // CI counts tests from the JSON report (.ci/run prints "N passed, N failed").
+    reporters: process.env.CI ? ["default", ["json", { outputFile: ".vitest-report.json" }]] : ["default"],
   },
 });
