@@ -1,0 +1,2 @@
+/** Network safety helpers: the SSRF guard and a bounded fetch. */
+export * from "./address-guard.js";
