@@ -1,0 +1,303 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { DocParseError, LocalErrorCode, abortError } from "../errors.js";
+import { imageSize } from "./formats/image-size.js";
+
+/**
+ * Offline OCR with tesseract.js and the `@tesseract.js-data/eng` package.
+ *
+ * Nothing is downloaded: `langPath` points into that package's folder (gzipped
+ * traineddata, as the package ships it) and the unpacked copy tesseract.js caches goes
+ * to a private temp dir. One worker is created on first use, reused for every call
+ * (calls run one at a time: the wasm engine is single-threaded anyway) and terminated
+ * after `idleMs` without work, on {@link terminateOcr} and at process exit.
+ */
+
+/** A box in pixels of the input image, origin top-left. */
+export interface PixelBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface OcrChar {
+  text: string;
+  box: PixelBox;
+  /** 0..1. */
+  confidence: number;
+  /** Alternatives tesseract considered, best first (may be empty). */
+  candidates: { text: string; confidence: number }[];
+}
+
+export interface OcrWord {
+  text: string;
+  box: PixelBox;
+  /** 0..1. */
+  confidence: number;
+  chars?: OcrChar[];
+}
+
+export interface OcrLine {
+  text: string;
+  box: PixelBox;
+  /** 0..1. */
+  confidence: number;
+  words: OcrWord[];
+}
+
+export interface OcrResult {
+  /** Pixel size of the image as tesseract read it. */
+  width: number;
+  height: number;
+  /** Text lines in reading order (tesseract's block → paragraph → line order). */
+  lines: OcrLine[];
+}
+
+export interface OcrOptions {
+  /** Cancels the call; a running recognition is stopped by terminating the worker. */
+  signal?: AbortSignal;
+  /** Tesseract language code. Only `eng` ships offline. @default "eng" */
+  lang?: string;
+}
+
+/**
+ * Milliseconds without work after which the worker is terminated. Short, because the
+ * worker thread keeps a CLI process alive until it ends; a restart costs ~0.6 s.
+ * @default 5000
+ */
+let idleMs = 5_000;
+
+/** Changes how long an idle OCR worker is kept (ms, >= 0). Returns the previous value. */
+export function setOcrIdleTimeout(ms: number): number {
+  if (!Number.isFinite(ms) || ms < 0) {
+    throw new DocParseError(LocalErrorCode.InvalidOption, `Expected \`ms\` to be a number >= 0, got ${ms}`);
+  }
+  const previous = idleMs;
+  idleMs = ms;
+  return previous;
+}
+
+type TesseractWorker = import("tesseract.js").Worker;
+
+interface WorkerSlot {
+  lang: string;
+  worker: Promise<TesseractWorker>;
+  cacheDir: string;
+}
+
+let slot: WorkerSlot | undefined;
+let idleTimer: NodeJS.Timeout | undefined;
+// Calls are serialised: a promise chain, each call waits for the one before it.
+let queue: Promise<unknown> = Promise.resolve();
+let exitHookInstalled = false;
+
+function dataPath(lang: string): string {
+  if (lang !== "eng") {
+    throw new DocParseError(
+      LocalErrorCode.MissingDependency,
+      `OCR language "${lang}" is not available offline; only "eng" ships (@tesseract.js-data/eng)`,
+    );
+  }
+  const require = createRequire(import.meta.url);
+  let pkg: string;
+  try {
+    pkg = require.resolve("@tesseract.js-data/eng/package.json");
+  } catch (cause) {
+    throw new DocParseError(
+      LocalErrorCode.MissingDependency,
+      "OCR needs @tesseract.js-data/eng: npm install tesseract.js @tesseract.js-data/eng",
+      { cause },
+    );
+  }
+  // best_int: the LSTM-only integer model, 3 MB instead of 11 MB and accurate enough;
+  // we run tesseract with OEM.LSTM_ONLY so the legacy model would be dead weight.
+  return join(dirname(pkg), "4.0.0_best_int");
+}
+
+async function startWorker(lang: string, cacheDir: string): Promise<TesseractWorker> {
+  let tesseract: typeof import("tesseract.js");
+  try {
+    tesseract = (await import("tesseract.js")).default;
+  } catch (cause) {
+    throw new DocParseError(LocalErrorCode.MissingDependency, "OCR needs tesseract.js: npm install tesseract.js @tesseract.js-data/eng", {
+      cause,
+    });
+  }
+  const langPath = dataPath(lang);
+  const worker = await tesseract.createWorker(lang, tesseract.OEM.LSTM_ONLY, {
+    langPath,
+    gzip: true,
+    cachePath: cacheDir,
+    // "none" would re-gunzip on every worker start; "write" keeps it in our temp dir.
+    cacheMethod: "write",
+    logger: () => {},
+    errorHandler: () => {},
+  });
+  return worker;
+}
+
+function ensureExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // Worker threads die with the process; the hook only removes the temp cache dir.
+  process.once("exit", () => {
+    if (slot) rmSync(slot.cacheDir, { recursive: true, force: true });
+  });
+}
+
+function getWorker(lang: string): Promise<TesseractWorker> {
+  if (slot && slot.lang === lang) return slot.worker;
+  if (slot) void dropWorker();
+  const cacheDir = mkdtempSync(join(tmpdir(), "docparse-ocr-"));
+  const worker = startWorker(lang, cacheDir);
+  const current: WorkerSlot = { lang, worker, cacheDir };
+  slot = current;
+  ensureExitHook();
+  // A failed start must not poison later calls.
+  worker.catch(() => {
+    if (slot === current) slot = undefined;
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+  return worker;
+}
+
+async function dropWorker(): Promise<void> {
+  const current = slot;
+  slot = undefined;
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = undefined;
+  if (!current) return;
+  try {
+    const worker = await current.worker;
+    await worker.terminate();
+  } catch {
+    // Already dead or never started: nothing to release.
+  } finally {
+    rmSync(current.cacheDir, { recursive: true, force: true });
+  }
+}
+
+/** Terminates the OCR worker now (the next call starts a new one). */
+export function terminateOcr(): Promise<void> {
+  return dropWorker();
+}
+
+function armIdleTimer(): void {
+  if (idleTimer) clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => void dropWorker(), idleMs);
+  // The worker thread itself keeps the process alive; the timer must not add to that
+  // beyond the worker's life, and an idle worker is ended by this timer.
+  idleTimer.unref();
+}
+
+const clamp01 = (n: number): number => (Number.isFinite(n) ? Math.min(1, Math.max(0, n / 100)) : 0);
+const box = (b: { x0: number; y0: number; x1: number; y1: number }): PixelBox => ({ x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 });
+
+interface TessSymbol {
+  text: string;
+  confidence: number;
+  bbox: PixelBox;
+  choices?: { text: string; confidence: number }[];
+}
+interface TessWord {
+  text: string;
+  confidence: number;
+  bbox: PixelBox;
+  symbols?: TessSymbol[];
+}
+interface TessLine {
+  text: string;
+  confidence: number;
+  bbox: PixelBox;
+  words?: TessWord[];
+}
+interface TessBlock {
+  paragraphs?: { lines?: TessLine[] }[];
+}
+
+/** Converts tesseract's block tree into lines → words → chars. */
+function toLines(blocks: TessBlock[] | null | undefined): OcrLine[] {
+  const lines: OcrLine[] = [];
+  for (const block of blocks ?? []) {
+    for (const para of block.paragraphs ?? []) {
+      for (const line of para.lines ?? []) {
+        const words: OcrWord[] = [];
+        for (const w of line.words ?? []) {
+          const text = w.text.trim();
+          if (!text) continue;
+          const chars = (w.symbols ?? []).map<OcrChar>((s) => ({
+            text: s.text,
+            box: box(s.bbox),
+            confidence: clamp01(s.confidence),
+            // tesseract's LSTM engine reports no per-symbol choices in this build; the
+            // recognised character is then its own single candidate.
+            candidates: s.choices?.length
+              ? s.choices.map((c) => ({ text: c.text, confidence: clamp01(c.confidence) }))
+              : [{ text: s.text, confidence: clamp01(s.confidence) }],
+          }));
+          words.push({ text, box: box(w.bbox), confidence: clamp01(w.confidence), chars });
+        }
+        if (words.length === 0) continue;
+        lines.push({
+          text: words.map((w) => w.text).join(" "),
+          box: box(line.bbox),
+          confidence: clamp01(line.confidence),
+          words,
+        });
+      }
+    }
+  }
+  return lines;
+}
+
+/**
+ * Recognises text in one encoded image (PNG, JPEG, BMP, WebP, GIF, PBM; TIFF where
+ * tesseract's Leptonica build reads it).
+ *
+ * @throws DocParseError 40422 when the image cannot be decoded, DOCPARSE_ABORTED when
+ *   `signal` aborts, DOCPARSE_MISSING_DEPENDENCY when tesseract.js or its data is missing.
+ */
+export function ocrImage(image: Uint8Array, options: OcrOptions = {}): Promise<OcrResult> {
+  const { signal, lang = "eng" } = options;
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  const run = queue.then(() => recognise(image, lang, signal));
+  // The chain must survive a failed call.
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+async function recognise(image: Uint8Array, lang: string, signal: AbortSignal | undefined): Promise<OcrResult> {
+  if (signal?.aborted) throw abortError(signal);
+  if (idleTimer) clearTimeout(idleTimer);
+  const worker = await getWorker(lang);
+  const started = slot;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    if (!signal) return;
+    onAbort = () => {
+      // tesseract cannot cancel a running job: ending the worker is the only stop.
+      if (slot === started) void dropWorker();
+      reject(abortError(signal));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    const job = worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { blocks: true, text: false });
+    const result = await Promise.race([job, aborted]);
+    const size = imageSize(image);
+    const lines = toLines(result.data.blocks as unknown as TessBlock[] | null);
+    return { width: size?.width ?? 0, height: size?.height ?? 0, lines };
+  } catch (cause) {
+    if (DocParseError.isInstance(cause)) throw cause;
+    const message = cause instanceof Error ? cause.message : String(cause);
+    // A failed decode can leave the wasm state dirty; start fresh next time.
+    if (slot === started) void dropWorker();
+    throw new DocParseError(40422, `OCR could not read the image: ${message}`, { cause });
+  } finally {
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    if (slot) armIdleTimer();
+  }
+}

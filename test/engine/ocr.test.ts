@@ -1,0 +1,75 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { DocParseError } from "../../src/errors.js";
+import { ocrImage, terminateOcr } from "../../src/engine/ocr.js";
+import { charAccuracy, renderTextImage } from "../support/office-fixtures.js";
+
+const LINES = [
+  "The quick brown fox jumps over the lazy dog.",
+  "Invoice number 12345 dated 2024-03-15.",
+  "Total amount due: $1,234.56 by April 30.",
+];
+
+afterAll(() => terminateOcr());
+
+describe("ocrImage", () => {
+  it("reads rendered English text offline with high character accuracy", async () => {
+    const png = await renderTextImage(LINES);
+    const result = await ocrImage(png);
+    const text = result.lines.map((l) => l.text).join("\n");
+    const accuracy = charAccuracy(LINES.join("\n"), text);
+    console.log(`[ocr] character accuracy ${(accuracy * 100).toFixed(2)}% on ${LINES.join(" ").length} chars`);
+    expect(accuracy).toBeGreaterThan(0.95);
+    expect(result.lines).toHaveLength(3);
+    expect(result.width).toBeGreaterThan(0);
+  });
+
+  it("gives lines, words and chars pixel boxes inside the image, top to bottom", async () => {
+    const png = await renderTextImage(LINES.slice(0, 2));
+    const { width, height, lines } = await ocrImage(png);
+    expect(lines[0]!.box.y1).toBeLessThan(lines[1]!.box.y0 + 1);
+    for (const line of lines) {
+      expect(line.confidence).toBeGreaterThan(0.5);
+      expect(line.confidence).toBeLessThanOrEqual(1);
+      for (const w of line.words) {
+        expect(w.box.x0).toBeGreaterThanOrEqual(line.box.x0);
+        expect(w.box.x1).toBeLessThanOrEqual(width);
+        expect(w.box.y1).toBeLessThanOrEqual(height);
+        expect(w.chars!.map((c) => c.text).join("")).toBe(w.text);
+        for (const c of w.chars!) expect(c.candidates.length).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("reads JPEG and WebP as well as PNG", async () => {
+    for (const format of ["jpeg", "webp"] as const) {
+      const img = await renderTextImage([LINES[0]!], { format });
+      const { lines } = await ocrImage(img);
+      expect(charAccuracy(LINES[0]!, lines.map((l) => l.text).join(" "))).toBeGreaterThan(0.9);
+    }
+  });
+
+  it("rejects bytes that are not an image with 40422 and keeps working after", async () => {
+    const err = await ocrImage(new TextEncoder().encode("not an image at all")).catch((e: unknown) => e);
+    expect(DocParseError.isInstance(err) && err.code).toBe(40422);
+    const { lines } = await ocrImage(await renderTextImage(["Still alive"]));
+    expect(lines[0]?.text).toBe("Still alive");
+  });
+
+  it("honours an aborted signal", async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const err = await ocrImage(await renderTextImage(["x"]), { signal: ac.signal }).catch((e: unknown) => e);
+    expect(DocParseError.isInstance(err) && err.code).toBe("DOCPARSE_ABORTED");
+  });
+
+  it("stops a running recognition when the signal aborts mid-way", async () => {
+    const ac = new AbortController();
+    const big = await renderTextImage(Array.from({ length: 30 }, () => LINES[0]!));
+    const pending = ocrImage(big, { signal: ac.signal });
+    setTimeout(() => ac.abort(), 50);
+    const err = await pending.catch((e: unknown) => e);
+    expect(DocParseError.isInstance(err) && err.code).toBe("DOCPARSE_ABORTED");
+    const { lines } = await ocrImage(await renderTextImage(["Back again"]));
+    expect(lines[0]?.text).toBe("Back again");
+  });
+});
