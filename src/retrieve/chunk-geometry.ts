@@ -1,0 +1,164 @@
+import type { Chunk, ChunkRegion } from "../chunk/chunk.js";
+import { boxesFromChars, narrowBox, rectArea, rectOf, type PageSize, type TextBox } from "./highlight-geometry.js";
+
+/**
+ * Reads the optional geometry a chunk may carry beyond `regions`, and maps offsets of a
+ * chunk's text to boxes on its pages.
+ *
+ * Optional metadata read here (all validated, wrong shapes ignored):
+ * - `pageSizes`: `{ [page]: { width, height } }` or `[{ page, width, height }]`, pixels of
+ *   the page images; or flat `pageWidth` / `pageHeight` for every page.
+ * - `textSpans`: `[{ start, end, page, elementId, coordinates, granularity }]`, pieces of
+ *   `chunk.text` with their boxes; `granularity` is `char` (one character, from
+ *   char_details), `line` (one text line) or `element` (a whole element's box).
+ */
+
+/** A piece of a chunk's text with its box. */
+export interface ChunkTextSpan extends TextBox {
+  page: number;
+  elementId: string;
+  /** How fine the box is. @default "element" */
+  granularity?: "char" | "line" | "element";
+}
+
+function isSize(v: unknown): v is PageSize {
+  const s = v as PageSize;
+  return typeof v === "object" && v !== null && s.width > 0 && s.height > 0;
+}
+
+/** The page size a chunk's metadata gives for `page`, if any. */
+export function pageSizeFromMetadata(meta: Chunk["metadata"], page: number): PageSize | undefined {
+  const sizes = meta["pageSizes"];
+  if (Array.isArray(sizes)) {
+    const hit = sizes.find((s: unknown) => (s as { page?: unknown })?.page === page);
+    if (isSize(hit)) return { width: hit.width, height: hit.height };
+  } else if (typeof sizes === "object" && sizes !== null) {
+    const hit = (sizes as Record<string, unknown>)[String(page)];
+    if (isSize(hit)) return { width: hit.width, height: hit.height };
+  }
+  const flat = { width: meta["pageWidth"], height: meta["pageHeight"] };
+  if (typeof flat.width === "number" && typeof flat.height === "number" && isSize(flat)) return flat as PageSize;
+  return undefined;
+}
+
+/** The validated `textSpans` of a chunk, or undefined. */
+export function textSpansOf(chunk: Chunk): ChunkTextSpan[] | undefined {
+  const raw = chunk.metadata["textSpans"];
+  if (!Array.isArray(raw)) return undefined;
+  const ok = raw.filter(
+    (s: unknown): s is ChunkTextSpan =>
+      typeof s === "object" &&
+      s !== null &&
+      Number.isInteger((s as ChunkTextSpan).start) &&
+      Number.isInteger((s as ChunkTextSpan).end) &&
+      Number.isInteger((s as ChunkTextSpan).page) &&
+      Array.isArray((s as ChunkTextSpan).coordinates),
+  );
+  return ok.length > 0 ? ok : undefined;
+}
+
+/** A box of part of a chunk's text. */
+export interface SpanBox {
+  page: number;
+  elementId: string;
+  coordinates: number[];
+  approximate: boolean;
+}
+
+/**
+ * Without `textSpans`, guesses which part of the text each region holds: paragraphs
+ * (split on newlines) map one-to-one onto elements when the counts agree; otherwise the
+ * text is shared out over the regions in order, in proportion to their areas (a
+ * region's area is roughly proportional to how much text it holds).
+ */
+export function estimateSpans(chunk: Chunk): ChunkTextSpan[] {
+  const text = chunk.text;
+  const regions = chunk.metadata.regions ?? [];
+  if (regions.length === 0 || text.length === 0) return [];
+  const byElement = new Map<string, ChunkRegion[]>();
+  for (const r of regions) {
+    const list = byElement.get(r.elementId) ?? [];
+    list.push(r);
+    byElement.set(r.elementId, list);
+  }
+  const paragraphs: { start: number; end: number }[] = [];
+  const re = /[^\n]+/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) paragraphs.push({ start: m.index, end: m.index + m[0].length });
+
+  const groups: { start: number; end: number; regions: ChunkRegion[] }[] = [];
+  if (paragraphs.length === byElement.size) {
+    let i = 0;
+    for (const list of byElement.values()) groups.push({ ...paragraphs[i++]!, regions: list });
+  } else {
+    groups.push({ start: 0, end: text.length, regions });
+  }
+  const spans: ChunkTextSpan[] = [];
+  for (const g of groups) {
+    const areas = g.regions.map((r) => Math.max(rectArea(rectOf(r.coordinates)), 1e-9));
+    const total = areas.reduce((a, b) => a + b, 0);
+    let at = g.start;
+    g.regions.forEach((r, i) => {
+      const len = g.end - g.start;
+      const end = i === g.regions.length - 1 ? g.end : Math.round(at + (len * areas[i]!) / total);
+      spans.push({ start: at, end, page: r.page, elementId: r.elementId, coordinates: r.coordinates, granularity: "element" });
+      at = end;
+    });
+  }
+  return spans;
+}
+
+/**
+ * Boxes of `[start, end)` of `chunk.text`: per line from character geometry when the
+ * chunk carries it (exact), by proportional narrowing of line or element boxes
+ * otherwise (approximate). Tables are never narrowed: their text (HTML/Markdown) does
+ * not follow the page layout, so the table's box is returned, marked approximate.
+ */
+export function boxesForRange(
+  chunk: Chunk,
+  start: number,
+  end: number,
+  pageSize: (page: number) => PageSize | undefined,
+): SpanBox[] {
+  if (end <= start) return [];
+  if (chunk.metadata.kind === "table" || chunk.metadata.kind === "image") {
+    return chunk.metadata.regions.map((r) => ({ page: r.page, elementId: r.elementId, coordinates: [...r.coordinates], approximate: true }));
+  }
+  const spans = textSpansOf(chunk) ?? estimateSpans(chunk);
+  const out: SpanBox[] = [];
+  const chars: ChunkTextSpan[] = [];
+  for (const s of spans) {
+    if (s.end <= start || s.start >= end) continue;
+    const granularity = s.granularity ?? "element";
+    if (granularity === "char") {
+      chars.push(s);
+      continue;
+    }
+    const piece = chunk.text.slice(s.start, s.end);
+    const from = Math.max(start, s.start) - s.start;
+    const to = Math.min(end, s.end) - s.start;
+    const approximateRegion = chunk.metadata.regions.some((r) => r.elementId === s.elementId && r.page === s.page && r.approximate);
+    // A line box holds one line: narrowing it is horizontal only.
+    const boxes =
+      granularity === "line" ? narrowBox(s.coordinates, piece, from, to, { width: 1e6, height: 1 }) : narrowBox(s.coordinates, piece, from, to, pageSize(s.page));
+    // A region that covers a whole element while the chunk holds only part of it cannot
+    // be narrowed meaningfully: keep the region.
+    const use = approximateRegion ? [s.coordinates] : boxes;
+    for (const c of use) out.push({ page: s.page, elementId: s.elementId, coordinates: c, approximate: true });
+  }
+  if (chars.length > 0) {
+    const groups = new Map<string, ChunkTextSpan[]>();
+    for (const c of chars) {
+      const key = `${c.page}\u0000${c.elementId}`;
+      const list = groups.get(key) ?? [];
+      list.push(c);
+      groups.set(key, list);
+    }
+    for (const list of groups.values()) {
+      for (const coordinates of boxesFromChars(list, start, end)) {
+        out.push({ page: list[0]!.page, elementId: list[0]!.elementId, coordinates, approximate: false });
+      }
+    }
+    out.sort((a, b) => a.page - b.page || rectOf(a.coordinates).y0 - rectOf(b.coordinates).y0);
+  }
+  return out;
+}

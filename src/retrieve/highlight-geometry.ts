@@ -1,0 +1,165 @@
+import { isCjkChar } from "./match-terms.js";
+
+/**
+ * Geometry for highlights. Boxes on the wire are 8 numbers (TL, TR, BR, BL corner
+ * points, x,y pairs) as fractions of the page; the viewer draws axis-aligned rectangles,
+ * so everything here works on the bounding rectangle of those points.
+ */
+
+/** An axis-aligned rectangle, fractions of the page (0..1), origin top-left. */
+export interface Rect {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** A page's size in pixels of its page image. */
+export interface PageSize {
+  width: number;
+  height: number;
+}
+
+/** The bounding rectangle of 8-number (or any even-length) coordinates. */
+export function rectOf(coordinates: readonly number[]): Rect {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i + 1 < coordinates.length; i += 2) {
+    const x = coordinates[i]!;
+    const y = coordinates[i + 1]!;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  if (!Number.isFinite(x0)) return { x0: 0, y0: 0, x1: 0, y1: 0 };
+  return { x0, y0, x1, y1 };
+}
+
+/** 8 numbers TL TR BR BL for a rectangle. */
+export function rectToCoordinates(r: Rect): number[] {
+  return [r.x0, r.y0, r.x1, r.y0, r.x1, r.y1, r.x0, r.y1];
+}
+
+/** The same points in pixels: x × width, y × height. */
+export function toPixelCoordinates(coordinates: readonly number[], size: PageSize): number[] {
+  return coordinates.map((v, i) => (i % 2 === 0 ? v * size.width : v * size.height));
+}
+
+/** Area of a rectangle (0 for an empty or inverted one). */
+export function rectArea(r: Rect): number {
+  return Math.max(0, r.x1 - r.x0) * Math.max(0, r.y1 - r.y0);
+}
+
+/** The overlap of two rectangles (possibly empty). */
+export function intersectRects(a: Rect, b: Rect): Rect {
+  return { x0: Math.max(a.x0, b.x0), y0: Math.max(a.y0, b.y0), x1: Math.min(a.x1, b.x1), y1: Math.min(a.y1, b.y1) };
+}
+
+/** The smallest rectangle holding both. */
+export function unionRects(a: Rect, b: Rect): Rect {
+  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+}
+
+/** Intersection over union, 0..1. */
+export function rectIoU(a: Rect, b: Rect): number {
+  const inter = rectArea(intersectRects(a, b));
+  const union = rectArea(a) + rectArea(b) - inter;
+  return union > 0 ? inter / union : 0;
+}
+
+/** A box of part of a text, with the offsets it covers. */
+export interface TextBox {
+  /** [start, end) in the text the box belongs to. */
+  start: number;
+  end: number;
+  coordinates: number[];
+}
+
+/**
+ * Tight per-line boxes of `[start, end)` from per-character boxes (`char_details`):
+ * characters whose vertical centres fall within the same line are joined into one
+ * rectangle. `chars[i].start` is the character's offset.
+ */
+export function boxesFromChars(chars: readonly TextBox[], start: number, end: number): number[][] {
+  const lines: Rect[] = [];
+  for (const c of chars) {
+    if (c.end <= start || c.start >= end) continue;
+    const r = rectOf(c.coordinates);
+    if (rectArea(r) === 0 && r.x1 === r.x0) continue;
+    const last = lines[lines.length - 1];
+    const cy = (r.y0 + r.y1) / 2;
+    // Same line when the centre sits inside the previous line's vertical extent.
+    if (last && cy >= last.y0 && cy <= last.y1) lines[lines.length - 1] = unionRects(last, r);
+    else lines.push(r);
+  }
+  return lines.map(rectToCoordinates);
+}
+
+// Relative advance of a glyph, in ems: CJK glyphs are square, Latin ones about half.
+function advance(ch: string): number {
+  if (isCjkChar(ch) || /[\u3000-\u303f\uff00-\uffef]/.test(ch)) return 1;
+  if (ch === " ") return 0.3;
+  return 0.5;
+}
+
+// A4 portrait, for pages whose size is unknown: the box's aspect ratio decides how many
+// lines it holds.
+const DEFAULT_PAGE: PageSize = { width: 1000, height: 1414 };
+
+/**
+ * Estimated per-line boxes of `[start, end)` of `text` laid out in `coordinates` (the
+ * element's box) when no character geometry exists. The text is assumed to fill the box
+ * in evenly wrapped lines of glyphs of one size (CJK 1 em, Latin ½ em, line height
+ * 1.2 em); the line count follows from the box's area. The result is approximate: right
+ * for one-line elements, close for paragraphs, coarse for ragged ones.
+ */
+export function narrowBox(
+  coordinates: readonly number[],
+  text: string,
+  start: number,
+  end: number,
+  pageSize: PageSize = DEFAULT_PAGE,
+): number[][] {
+  const box = rectOf(coordinates);
+  const s = Math.max(0, Math.min(start, text.length));
+  const e = Math.max(s, Math.min(end, text.length));
+  if (text.length === 0 || e === s) return [];
+  // Cumulative advance up to each offset.
+  const cum = new Float64Array(text.length + 1);
+  for (let i = 0; i < text.length; i++) cum[i + 1] = cum[i]! + (text[i] === "\n" ? 0 : advance(text[i]!));
+  const units = cum[text.length]!;
+  if (units === 0) return [rectToCoordinates(box)];
+  const wPx = (box.x1 - box.x0) * pageSize.width;
+  const hPx = (box.y1 - box.y0) * pageSize.height;
+  const em = Math.sqrt((wPx * hPx) / (1.2 * units));
+  const lines = Math.max(1, Math.round(hPx / (1.2 * em)));
+  const perLine = units / lines;
+  const lineH = (box.y1 - box.y0) / lines;
+  const at = (u: number, isEnd: boolean) => {
+    let line = Math.floor(u / perLine);
+    // An end exactly on a line boundary belongs to the line before.
+    if (isEnd && line > 0 && u === line * perLine) line--;
+    line = Math.min(lines - 1, Math.max(0, line));
+    const frac = Math.min(1, Math.max(0, (u - line * perLine) / perLine));
+    return { line, frac };
+  };
+  const a = at(cum[s]!, false);
+  const b = at(cum[e]!, true);
+  const out: number[][] = [];
+  for (let line = a.line; line <= b.line; line++) {
+    const f0 = line === a.line ? a.frac : 0;
+    const f1 = line === b.line ? b.frac : 1;
+    out.push(
+      rectToCoordinates({
+        x0: box.x0 + f0 * (box.x1 - box.x0),
+        x1: box.x0 + f1 * (box.x1 - box.x0),
+        y0: box.y0 + line * lineH,
+        y1: box.y0 + (line + 1) * lineH,
+      }),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,24 @@
+export { CitationRetriever, isDuplicateHit } from "./citation-retriever.js";
+export type { CitationRetrieverOptions, CitationSearchOptions, CitedDocument, CitedMetadata, ExpandMode } from "./citation-retriever.js";
+export type { Citation, CitationQuote, CitationRegion, PageRef, PageSizeResolver } from "./citation.js";
+export { buildCitation, toPassage, PASSAGE_SEPARATOR } from "./build-citation.js";
+export type { Passage } from "./build-citation.js";
+export { formatCitations, citationsToJson } from "./format-citations.js";
+export type { CitationJson, FormatCitationsOptions } from "./format-citations.js";
+export { selectQuote } from "./select-quote.js";
+export type { QuoteSpan, SelectQuoteOptions } from "./select-quote.js";
+export { splitSentences } from "./sentences.js";
+export type { Sentence } from "./sentences.js";
+export { matchTerms } from "./match-terms.js";
+export { maximalMarginalRelevance, cosine } from "./mmr.js";
+export {
+  rectOf,
+  rectToCoordinates,
+  toPixelCoordinates,
+  rectIoU,
+  narrowBox,
+  boxesFromChars,
+} from "./highlight-geometry.js";
+export type { Rect, PageSize, TextBox } from "./highlight-geometry.js";
+export { pageSizeFromMetadata, textSpansOf, boxesForRange } from "./chunk-geometry.js";
+export type { ChunkTextSpan, SpanBox } from "./chunk-geometry.js";

@@ -1,0 +1,78 @@
+import { matchTerms } from "./match-terms.js";
+import { splitSentences, type Sentence } from "./sentences.js";
+
+/** The part of a text that best answers a query. */
+export interface QuoteSpan {
+  text: string;
+  /** Offset of the first character in the text. */
+  start: number;
+  /** Offset after the last character (exclusive). */
+  end: number;
+  /** Share of the query's distinct terms the quote contains, 0..1. */
+  score: number;
+}
+
+export interface SelectQuoteOptions {
+  /** Most consecutive sentences joined into one quote. @default 2 */
+  maxSentences?: number;
+}
+
+function termMatches(a: string, b: string): boolean {
+  if (a === b) return true;
+  // Cheap stemming for space-separated scripts: "parsing" ~ "parse", "boxes" ~ "boxed".
+  let p = 0;
+  while (p < a.length && p < b.length && a[p] === b[p]) p++;
+  return p >= 4 && p >= Math.min(a.length, b.length) - 2;
+}
+
+function matched(queryTerms: readonly string[], sentenceTerms: ReadonlySet<string>): Set<string> {
+  const hit = new Set<string>();
+  for (const q of queryTerms) {
+    if (sentenceTerms.has(q)) hit.add(q);
+    else for (const s of sentenceTerms) if (termMatches(q, s)) {
+      hit.add(q);
+      break;
+    }
+  }
+  return hit;
+}
+
+/**
+ * Picks the sentence(s) of `text` that best match `query`, by overlap of words
+ * (space-separated scripts) and character bigrams (CJK). A following or preceding
+ * sentence is added only when it brings query terms the quote lacks. With no overlap at
+ * all, the first sentence is the quote (score 0). An empty text gives an empty quote.
+ */
+export function selectQuote(text: string, query: string, options: SelectQuoteOptions = {}): QuoteSpan {
+  const { maxSentences = 2 } = options;
+  const sentences = splitSentences(text);
+  if (sentences.length === 0) return { text: "", start: 0, end: 0, score: 0 };
+  const queryTerms = [...new Set(matchTerms(query))];
+  const termSets = sentences.map((s) => new Set(matchTerms(s.text)));
+  const hits = termSets.map((t) => matched(queryTerms, t));
+  const total = Math.max(queryTerms.length, 1);
+
+  let best = 0;
+  for (let i = 1; i < sentences.length; i++) {
+    const a = hits[i]!.size;
+    const b = hits[best]!.size;
+    // Tie: the denser (shorter) sentence is the sharper quote.
+    if (a > b || (a === b && a > 0 && sentences[i]!.text.length < sentences[best]!.text.length)) best = i;
+  }
+  let first = best;
+  let last = best;
+  const got = new Set(hits[best]);
+  while (got.size > 0 && last - first + 1 < maxSentences) {
+    const gain = (i: number) => (i < 0 || i >= sentences.length ? 0 : [...hits[i]!].filter((t) => !got.has(t)).length);
+    const after = gain(last + 1);
+    const before = gain(first - 1);
+    if (after === 0 && before === 0) break;
+    const take = after >= before ? last + 1 : first - 1;
+    for (const t of hits[take]!) got.add(t);
+    if (take > last) last = take;
+    else first = take;
+  }
+  const start = (sentences[first] as Sentence).start;
+  const end = (sentences[last] as Sentence).end;
+  return { text: text.slice(start, end), start, end, score: got.size / total };
+}

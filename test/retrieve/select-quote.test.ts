@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { selectQuote } from "../../src/retrieve/select-quote.js";
+
+describe("selectQuote", () => {
+  it("picks the English sentence sharing the most query words", () => {
+    const text = "The company was founded in 1998. Refunds are accepted within thirty days of purchase. Shipping is free.";
+    const q = selectQuote(text, "How many days do I have for a refund?");
+    expect(q.text).toBe("Refunds are accepted within thirty days of purchase.");
+    expect(text.slice(q.start, q.end)).toBe(q.text);
+    expect(q.score).toBeGreaterThan(0.5);
+  });
+
+  it("picks the Chinese sentence by character bigrams", () => {
+    const text = "本公司成立于一九九八年。退款期限为购买后三十天。运费由买家承担。";
+    const q = selectQuote(text, "退款期限是多久");
+    expect(q.text).toBe("退款期限为购买后三十天。");
+    expect(text.slice(q.start, q.end)).toBe(q.text);
+  });
+
+  it("joins a neighbouring sentence only when it adds query terms", () => {
+    const text = "Alpha beta. Gamma delta. Unrelated words.";
+    expect(selectQuote(text, "beta gamma").text).toBe("Alpha beta. Gamma delta.");
+    expect(selectQuote(text, "beta").text).toBe("Alpha beta.");
+    expect(selectQuote(text, "beta gamma", { maxSentences: 1 }).text).toBe("Alpha beta.");
+  });
+
+  it("falls back to the first sentence with score 0", () => {
+    const q = selectQuote("First one. Second one.", "zebra");
+    expect(q).toMatchObject({ text: "First one.", start: 0, score: 0 });
+    expect(selectQuote("", "x")).toEqual({ text: "", start: 0, end: 0, score: 0 });
+  });
+});
