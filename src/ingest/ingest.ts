@@ -1,0 +1,184 @@
+import { invalidOption } from "../errors.js";
+import type { ChunkStore } from "../store/chunk-store.js";
+import { defaultChunker, defaultEmbeddings, defaultParser, openStoreUrl } from "./defaults.js";
+import { countOutcome, emptyReport, type IngestReport } from "./ingest-report.js";
+import { INGEST_DEFAULTS, nonNegative, positiveInteger, resolveConcurrency, type IngestOptions } from "./ingest-options.js";
+import { describeEmbeddings, optionsHash } from "./options-hash.js";
+import { createPipeline } from "./pipeline.js";
+import { processDocument, toFailure } from "./process-document.js";
+import { ProgressTracker } from "./progress.js";
+import { resolveSource, topLevelSources, type ResolveOptions } from "./resolve-sources.js";
+import { Slots } from "./slots.js";
+import type { IngestSource } from "./source.js";
+
+/**
+ * Ingests documents into a store: parse → chunk → embed → store, each stage on its own
+ * queue, at most `concurrency.documents` documents in flight.
+ *
+ * Incremental: a document whose bytes and options are unchanged since the last run is
+ * skipped; a changed one is re-stored with its stale chunks removed in the same atomic
+ * write; with `deleteMissing`, documents gone from the sources are removed. Failures do
+ * not stop the run — they are in `report.failed`. Cancelling through `signal` resolves
+ * with `report.aborted === true` and a consistent store.
+ *
+ * @example
+ * ```ts
+ * const report = await ingest({ sources: "docs/", store: "pglite://./.docparse" });
+ * if (report.failed.length) console.error(report.failed);
+ * ```
+ */
+export async function ingest(options: IngestOptions): Promise<IngestReport> {
+  const started = performance.now();
+  const { sources, signal } = options;
+  if (sources === undefined || sources === null) throw invalidOption("`sources` is required");
+  if (!options.store) throw invalidOption("`store` is required: a ChunkStore or a store URL such as pglite://./.docparse");
+  const concurrency = resolveConcurrency(options.concurrency);
+  const embedBatchSize = options.embedBatchSize ?? INGEST_DEFAULTS.embedBatchSize;
+  const embedLingerMs = options.embedLingerMs ?? INGEST_DEFAULTS.embedLingerMs;
+  const retries = options.retries ?? INGEST_DEFAULTS.retries;
+  const retryDelayMs = options.retryDelayMs ?? INGEST_DEFAULTS.retryDelayMs;
+  positiveInteger("embedBatchSize", embedBatchSize, 1);
+  nonNegative("embedLingerMs", embedLingerMs);
+  positiveInteger("retries", retries, 0);
+  nonNegative("retryDelayMs", retryDelayMs);
+  if (options.parsesPerSecond !== undefined) nonNegative("parsesPerSecond", options.parsesPerSecond, Number.MIN_VALUE);
+
+  const parser = options.parser ?? (await defaultParser());
+  const embeddings = options.embeddings ?? (await defaultEmbeddings());
+  const chunker = options.chunker ?? (await defaultChunker());
+  const ownsStore = typeof options.store === "string";
+  const store: ChunkStore = typeof options.store === "string" ? await openStoreUrl(options.store) : options.store;
+  const progress = new ProgressTracker(options.onProgress);
+  const report = emptyReport();
+
+  try {
+    const pipeline = createPipeline({
+      store,
+      parser,
+      embeddings,
+      chunker,
+      chunkOptions: options.chunk ?? {},
+      parseConfig: options.parseConfig,
+      optionsHash: optionsHash({
+        parser: parser.name,
+        parseConfig: options.parseConfig,
+        chunk: options.chunk,
+        chunker: options.chunker ? options.chunker.name || "custom" : undefined,
+        embedder: options.embedderId ?? describeEmbeddings(embeddings),
+      }),
+      concurrency,
+      parsesPerSecond: options.parsesPerSecond,
+      embedBatchSize,
+      embedLingerMs,
+      retry: { retries, delayMs: retryDelayMs },
+      asyncJobs: options.asyncJobs ?? INGEST_DEFAULTS.asyncJobs,
+      progress,
+      signal,
+    });
+    const resolveOptions: ResolveOptions = {
+      root: options.root,
+      include: options.include,
+      exclude: options.exclude,
+      downloadLimits: options.downloadLimits,
+    };
+
+    if (options.countFirst ?? INGEST_DEFAULTS.countFirst) progress.total = await countSources(sources, resolveOptions);
+
+    const seen = new Set<string>();
+    const slots = new Slots(concurrency.documents);
+    const inFlight = new Set<Promise<void>>();
+    let enumeratedAll = true;
+
+    outer: for await (const source of topLevelSources(sources)) {
+      try {
+        for await (const doc of resolveSource(source, resolveOptions)) {
+          if (signal?.aborted) break outer;
+          if (seen.has(doc.sourceId)) {
+            const failure = { sourceId: doc.sourceId, code: "DOCPARSE_INVALID_OPTION", message: `Two sources resolve to the sourceId ${JSON.stringify(doc.sourceId)}; the second was skipped`, stage: "source" as const };
+            countOutcome(report, { sourceId: doc.sourceId, status: "failed", failure, retryable: false });
+            progress.finish({ sourceId: doc.sourceId, status: "failed", failure, retryable: false });
+            continue;
+          }
+          seen.add(doc.sourceId);
+          progress.discover(doc.sourceId);
+          try {
+            await slots.acquire(signal);
+          } catch {
+            break outer;
+          }
+          const task: Promise<void> = processDocument(doc, pipeline)
+            .then((outcome) => {
+              countOutcome(report, outcome);
+              progress.finish(outcome);
+              options.onDocument?.(outcome);
+            })
+            .finally(() => {
+              slots.release();
+              inFlight.delete(task);
+            });
+          inFlight.add(task);
+        }
+      } catch (error) {
+        // A source that cannot be listed (missing path, unreadable directory) is reported
+        // and the run goes on; but then "missing" cannot be told from "not listed", so
+        // deleteMissing is skipped.
+        enumeratedAll = false;
+        const failure = toFailure(error, describeSource(source), "source");
+        countOutcome(report, { sourceId: failure.sourceId, status: "failed", failure, retryable: false });
+        progress.finish({ sourceId: failure.sourceId, status: "failed", failure, retryable: false });
+      }
+    }
+    await Promise.all(inFlight);
+    if (progress.total === undefined || progress.total < progress.completed) progress.total = progress.completed;
+
+    if (options.deleteMissing && enumeratedAll && !signal?.aborted) {
+      progress.change({ type: "deleting" });
+      for (const entry of await store.manifest.list()) {
+        if (signal?.aborted) break;
+        if (seen.has(entry.sourceId)) continue;
+        try {
+          await store.removeSource(entry.sourceId);
+          const outcome = { sourceId: entry.sourceId, status: "deleted" as const };
+          countOutcome(report, outcome);
+          progress.finish(outcome);
+          options.onDocument?.(outcome);
+        } catch (error) {
+          const failure = toFailure(error, entry.sourceId, "delete");
+          countOutcome(report, { sourceId: entry.sourceId, status: "failed", failure, retryable: false });
+        }
+      }
+    }
+    report.aborted = signal?.aborted ?? false;
+    report.durationMs = performance.now() - started;
+    progress.change({ type: "done" });
+    return report;
+  } finally {
+    if (ownsStore) await store.close();
+  }
+}
+
+async function countSources(sources: IngestOptions["sources"], options: ResolveOptions): Promise<number | undefined> {
+  // Only lists that can be walked twice: a generator would be consumed by counting.
+  const list = typeof sources === "string" || sources instanceof URL ? [sources] : Array.isArray(sources) ? (sources as IngestSource[]) : undefined;
+  if (!list) return undefined;
+  let n = 0;
+  for (const source of list) {
+    try {
+      for await (const _ of resolveSource(source, options)) n++;
+    } catch {
+      // Reported by the real pass.
+    }
+  }
+  return n;
+}
+
+function describeSource(source: IngestSource): string {
+  if (typeof source === "string") return source;
+  if (source instanceof URL) return source.href;
+  if ("dir" in source) return source.dir;
+  if ("path" in source) return source.sourceId ?? source.path;
+  if ("url" in source) return source.sourceId ?? source.url;
+  return source.sourceId;
+}
+
+
