@@ -1,0 +1,90 @@
+import type { Readable } from "node:stream";
+import { request, type Dispatcher } from "undici";
+import { DocParseError, LocalErrorCode, abortError } from "../errors.js";
+
+/** One HTTP attempt. */
+export interface AttemptRequest {
+  method: "GET" | "POST";
+  url: URL;
+  headers: Record<string, string>;
+  body?: AsyncIterable<Uint8Array>;
+  /** Time limit of the attempt, response body included. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  dispatcher?: Dispatcher;
+}
+
+// undici's own error codes that mean "the network failed", all worth a retry.
+const NETWORK_CODES = new Set([
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH",
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
+
+function errorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === "string") return code;
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  return cause && cause !== err ? errorCode(cause) : undefined;
+}
+
+/**
+ * Sends one request and hands the response to `handle` (which reads the body) under a
+ * single time limit; maps transport failures to DocParseErrors. Messages name the host
+ * only: no path, query or header, so credentials cannot leak through them.
+ */
+export async function attempt<T>(req: AttemptRequest, handle: (res: Dispatcher.ResponseData) => Promise<T>): Promise<T> {
+  const { signal } = req;
+  if (signal?.aborted) throw abortError(signal);
+  const timer = new AbortController();
+  const timeout = setTimeout(
+    () => timer.abort(new DocParseError(LocalErrorCode.Timeout, `No complete answer from ${req.url.host} within ${req.timeoutMs} ms`)),
+    req.timeoutMs,
+  );
+  const combined = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+  let res: Dispatcher.ResponseData | undefined;
+  try {
+    res = await request(req.url, {
+      method: req.method,
+      headers: req.headers,
+      // undici sends async iterables as a chunked/streamed body; its types only omit them.
+      body: (req.body ?? null) as Readable | null,
+      signal: combined,
+      // The attempt's own timer is the limit; undici's defaults (300 s) would only mask it.
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+      ...(req.dispatcher ? { dispatcher: req.dispatcher } : {}),
+    });
+    return await handle(res);
+  } catch (err) {
+    if (res && !res.body.destroyed) {
+      res.body.on("error", () => {});
+      res.body.destroy();
+    }
+    if (signal?.aborted) throw abortError(signal);
+    if (timer.signal.aborted) throw timer.signal.reason as DocParseError;
+    if (DocParseError.isInstance(err)) throw err;
+    const code = errorCode(err);
+    if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT") {
+      throw new DocParseError(LocalErrorCode.Timeout, `Timed out talking to ${req.url.host} (${code})`, { cause: err });
+    }
+    throw new DocParseError(LocalErrorCode.Network, `Network error talking to ${req.url.host}${code ? ` (${code})` : ""}`, {
+      cause: err,
+      // A failure without a socket-level code (a bug, a bad header) is not retried blindly.
+      isRetryable: code !== undefined && (NETWORK_CODES.has(code) || code.startsWith("E")),
+    });
+  } finally {
+    clearTimeout(timeout);
+  }
+}
