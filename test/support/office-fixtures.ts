@@ -1,4 +1,7 @@
 import JSZip from "jszip";
+import type { FormatContext } from "../../src/engine/draft.js";
+import { ENGINE_LIMIT_DEFAULTS } from "../../src/engine/limits.js";
+import { resolveCapabilities, type ParseConfig } from "../../src/wire/index.js";
 
 /**
  * Ground truth the tests control: rendered text images for OCR, and minimal OOXML
@@ -287,4 +290,23 @@ export async function buildPptx(slides: FixtureSlide[], size = { cx: 12192000, c
     `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/><Override PartName="/ppt/slideMasters/slideMaster1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slideMaster+xml"/><Override PartName="/ppt/slideLayouts/slideLayout1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slideLayout+xml"/>${ct.join("")}</Types>`,
   );
   return zip.generateAsync({ type: "uint8array", compression: "DEFLATE" });
+}
+
+// ---------------------------------------------------------------- handler context
+
+
+/** A FormatContext as LocalParser would build it, with engine_params and limits overridable. */
+export function formatContext(
+  options: { engineParams?: Record<string, unknown>; limits?: Partial<FormatContext["limits"]>; filename?: string; signal?: AbortSignal; config?: ParseConfig } = {},
+): FormatContext {
+  const config: ParseConfig = options.config ?? (options.engineParams ? { config: { engine_params: options.engineParams } } : {});
+  const ctx: FormatContext = {
+    config,
+    capabilities: resolveCapabilities(config),
+    parseMode: "auto",
+    limits: { ...ENGINE_LIMIT_DEFAULTS, ...options.limits },
+  };
+  if (options.filename) ctx.filename = options.filename;
+  if (options.signal) ctx.signal = options.signal;
+  return ctx;
 }

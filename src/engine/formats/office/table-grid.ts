@@ -1,0 +1,61 @@
+import type { DraftTable, DraftTableCell } from "../../draft.js";
+
+/**
+ * Builds a {@link DraftTable} from cells placed on a grid. Word marks a vertical merge
+ * by repeating an empty `vMerge` cell in each covered row; PowerPoint and HTML give the
+ * origin cell an explicit row span. Both end as one cell with rowSpan/colSpan and no
+ * repeated values, which is what `table_structure` promises.
+ */
+
+/** A cell as a source format gives it, before spans are resolved. */
+export interface GridCell {
+  /** 0-based grid column where the cell starts. */
+  col: number;
+  text: string;
+  /** @default 1 */
+  colSpan?: number;
+  /** Explicit row span (PPTX/HTML). @default 1 */
+  rowSpan?: number;
+  /** Word's `<w:vMerge/>` continuation: this cell extends the one above. */
+  continuesAbove?: boolean;
+}
+
+/** Resolves rows of grid cells into a table; `headerRows` defaults to 1 when there are rows. */
+export function buildTable(rows: GridCell[][], headerRows?: number): DraftTable {
+  const cells: DraftTableCell[] = [];
+  // The cell that currently occupies each grid column (for vMerge continuation).
+  const openByCol = new Map<number, DraftTableCell>();
+  let cols = 0;
+  rows.forEach((row, r) => {
+    for (const g of row) {
+      const colSpan = Math.max(1, g.colSpan ?? 1);
+      cols = Math.max(cols, g.col + colSpan);
+      if (g.continuesAbove) {
+        const above = openByCol.get(g.col);
+        if (above && above.row + (above.rowSpan ?? 1) - 1 === r) {
+          above.rowSpan = (above.rowSpan ?? 1) + 1;
+          continue;
+        }
+      }
+      const cell: DraftTableCell = { row: r + 1, col: g.col + 1, text: g.text };
+      if (colSpan > 1) cell.colSpan = colSpan;
+      if ((g.rowSpan ?? 1) > 1) cell.rowSpan = g.rowSpan!;
+      cells.push(cell);
+      openByCol.set(g.col, cell);
+    }
+  });
+  cells.sort((a, b) => a.row - b.row || a.col - b.col);
+  const table: DraftTable = { rows: rows.length, cols, cells };
+  table.headerRows = headerRows ?? (rows.length > 0 ? 1 : 0);
+  return table;
+}
+
+/** Plain table text as the wire describes it: cells of a row joined by spaces, rows by newlines. */
+export function tableText(table: DraftTable): string {
+  const lines: string[] = [];
+  for (let r = 1; r <= table.rows; r++) {
+    const row = table.cells.filter((c) => c.row === r && c.text.trim() !== "").map((c) => c.text.replace(/\s+/g, " ").trim());
+    lines.push(row.join(" "));
+  }
+  return lines.join("\n").replace(/\n+$/, "");
+}
