@@ -29,6 +29,11 @@ export interface ChunkQuery {
   /** How many results. */
   k: number;
   filter?: ChunkFilter;
+  /**
+   * Return each result's vector too (max-marginal-relevance needs them).
+   * @default false
+   */
+  includeVectors?: boolean;
 }
 
 export interface ScoredChunk {
