@@ -21,3 +21,7 @@ export { walkDirectory, type WalkOptions } from "./walk-directory.js";
 export type { DownloadLimits } from "./fetch-url.js";
 export { EmbedBatcher, type EmbedBatcherOptions, type EmbedStats } from "./embed-batcher.js";
 export { asyncJobsOf, type AsyncJobs } from "./parse-stage.js";
+export { runWorker, type IngestWorker, type IngestWorkerOptions } from "./run-worker.js";
+export { enqueueIngest, type EnqueueIngestOptions, type EnqueueReport } from "./enqueue-ingest.js";
+export { QUEUE_DEFAULTS, jobIdFor, type IngestJobData, type IngestJobResult } from "./queue-job.js";
+export type { ProcessingOptions } from "./prepare-run.js";

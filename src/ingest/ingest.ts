@@ -1,12 +1,8 @@
 import { invalidOption } from "../errors.js";
-import type { ChunkStore } from "../store/chunk-store.js";
-import { defaultChunker, defaultEmbeddings, defaultParser, openStoreUrl } from "./defaults.js";
 import { countOutcome, emptyReport, type IngestReport } from "./ingest-report.js";
-import { INGEST_DEFAULTS, nonNegative, positiveInteger, resolveConcurrency, type IngestOptions } from "./ingest-options.js";
-import { describeEmbeddings, optionsHash } from "./options-hash.js";
-import { createPipeline } from "./pipeline.js";
+import { INGEST_DEFAULTS, resolveConcurrency, type IngestOptions } from "./ingest-options.js";
+import { prepareRun } from "./prepare-run.js";
 import { processDocument, toFailure } from "./process-document.js";
-import { ProgressTracker } from "./progress.js";
 import { resolveSource, topLevelSources, type ResolveOptions } from "./resolve-sources.js";
 import { Slots } from "./slots.js";
 import type { IngestSource } from "./source.js";
@@ -33,48 +29,11 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   if (sources === undefined || sources === null) throw invalidOption("`sources` is required");
   if (!options.store) throw invalidOption("`store` is required: a ChunkStore or a store URL such as pglite://./.docparse");
   const concurrency = resolveConcurrency(options.concurrency);
-  const embedBatchSize = options.embedBatchSize ?? INGEST_DEFAULTS.embedBatchSize;
-  const embedLingerMs = options.embedLingerMs ?? INGEST_DEFAULTS.embedLingerMs;
-  const retries = options.retries ?? INGEST_DEFAULTS.retries;
-  const retryDelayMs = options.retryDelayMs ?? INGEST_DEFAULTS.retryDelayMs;
-  positiveInteger("embedBatchSize", embedBatchSize, 1);
-  nonNegative("embedLingerMs", embedLingerMs);
-  positiveInteger("retries", retries, 0);
-  nonNegative("retryDelayMs", retryDelayMs);
-  if (options.parsesPerSecond !== undefined) nonNegative("parsesPerSecond", options.parsesPerSecond, Number.MIN_VALUE);
-
-  const parser = options.parser ?? (await defaultParser());
-  const embeddings = options.embeddings ?? (await defaultEmbeddings());
-  const chunker = options.chunker ?? (await defaultChunker());
-  const ownsStore = typeof options.store === "string";
-  const store: ChunkStore = typeof options.store === "string" ? await openStoreUrl(options.store) : options.store;
-  const progress = new ProgressTracker(options.onProgress);
+  const run = await prepareRun(options);
+  const { pipeline, store, progress } = run;
   const report = emptyReport();
 
   try {
-    const pipeline = createPipeline({
-      store,
-      parser,
-      embeddings,
-      chunker,
-      chunkOptions: options.chunk ?? {},
-      parseConfig: options.parseConfig,
-      optionsHash: optionsHash({
-        parser: parser.name,
-        parseConfig: options.parseConfig,
-        chunk: options.chunk,
-        chunker: options.chunker ? options.chunker.name || "custom" : undefined,
-        embedder: options.embedderId ?? describeEmbeddings(embeddings),
-      }),
-      concurrency,
-      parsesPerSecond: options.parsesPerSecond,
-      embedBatchSize,
-      embedLingerMs,
-      retry: { retries, delayMs: retryDelayMs },
-      asyncJobs: options.asyncJobs ?? INGEST_DEFAULTS.asyncJobs,
-      progress,
-      signal,
-    });
     const resolveOptions: ResolveOptions = {
       root: options.root,
       include: options.include,
@@ -153,7 +112,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
     progress.change({ type: "done" });
     return report;
   } finally {
-    if (ownsStore) await store.close();
+    await run.close();
   }
 }
 
