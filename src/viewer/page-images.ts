@@ -11,8 +11,8 @@ export interface PageImage {
  * it: renders on demand and caches them on disk by `fileId`.
  */
 export interface PageImageSource {
-  /** PNG (or other image) of a 1-based page of a parsed file. Rejects when unknown. */
-  pageImage(fileId: string, page: number): Promise<PageImage>;
+  /** PNG (or other image) of a 1-based page of a parsed file; undefined (or a rejection) when unknown. */
+  pageImage(fileId: string, page: number): Promise<PageImage | undefined>;
 }
 
 /** A custom page-image lookup, tried before the built-in ones. Undefined: not found here. */
