@@ -1,0 +1,159 @@
+import { DocParseError } from "../../errors.js";
+import { inPageRange } from "../../wire/index.js";
+import type { DraftDocument, DraftElement, FormatContext, FormatHandler } from "../draft.js";
+import { formatDate, formatNumber } from "./office/number-format.js";
+import { officeOptions } from "./office/options.js";
+import { buildTable, tableText, type GridCell } from "./office/table-grid.js";
+import { OfficeZip } from "./office/zip.js";
+
+/**
+ * XLSX → one page per sheet: a Title with the sheet name, then the used range as one
+ * Table. Cell text is what Excel displays (number formats, dates, formula results);
+ * merged ranges become one cell with spans, never repeated values. Hidden sheets are
+ * skipped unless `engine_params.include_hidden`. Geometry is estimated: the page number
+ * of each element is its sheet's position, which the assembler keeps as the page.
+ */
+
+export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+export const xlsxFormat: FormatHandler = {
+  id: "xlsx",
+  mimeType: XLSX_MIME,
+  parse: parseXlsx,
+};
+
+type ExcelCell = import("exceljs").Cell;
+type ExcelSheet = import("exceljs").Worksheet;
+
+export async function parseXlsx(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
+  const options = officeOptions(ctx);
+  // exceljs unzips by itself, without limits: every entry is inflated here first,
+  // bounded, and every XML part checked for a DTD, so a bomb stops before exceljs runs.
+  const zip = OfficeZip.open(bytes, ctx.limits);
+  for (const name of zip.names()) {
+    if (!/\.(xml|rels)$/i.test(name)) continue;
+    const head = new TextDecoder().decode(zip.read(name)!.subarray(0, 2048));
+    if (/<!DOCTYPE|<!ENTITY/i.test(head)) throw new DocParseError(40422, `${name} declares a DTD or entities; refused (entity expansion is disabled)`);
+  }
+  if (!zip.has("xl/workbook.xml")) throw new DocParseError(40422, "The XLSX has no workbook part (xl/workbook.xml)");
+  const ExcelJS = (await import("exceljs")).default;
+  const wb = new ExcelJS.Workbook();
+  try {
+    await wb.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);
+  } catch (cause) {
+    throw new DocParseError(40422, `The XLSX could not be read: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+  const sheets = wb.worksheets.filter((ws) => options.include_hidden || ws.state === undefined || ws.state === "visible");
+  const pageCount = sheets.length;
+  if (ctx.pageRange && ctx.pageRange.some((s) => s.from > pageCount)) {
+    throw new DocParseError(40424, `page_range goes beyond the workbook's ${pageCount} sheet(s)`);
+  }
+  const elements: DraftElement[] = [];
+  sheets.forEach((ws, i) => {
+    const page = i + 1;
+    if (!inPageRange(ctx.pageRange, page)) return;
+    if (ctx.signal?.aborted) return;
+    elements.push({ type: "Title", text: ws.name, headingLevel: 1, page, subType: "sheet_name" });
+    const table = sheetTable(ws, options.max_sheet_rows, options.max_sheet_cols);
+    if (table) elements.push({ ...table, page });
+  });
+  return { filetype: XLSX_MIME, pageCount, pages: [], elements, estimatedLayout: true };
+}
+
+interface Merge {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+function sheetTable(ws: ExcelSheet, maxRows: number, maxCols: number): Omit<DraftElement, "page"> | undefined {
+  // Used range: cells with a value, plus merged ranges (a merge may extend past values).
+  let top = Infinity;
+  let left = Infinity;
+  let bottom = 0;
+  let right = 0;
+  ws.eachRow({ includeEmpty: false }, (row, r) => {
+    row.eachCell({ includeEmpty: false }, (cell, c) => {
+      if (displayText(cell) === "") return;
+      top = Math.min(top, r);
+      bottom = Math.max(bottom, r);
+      left = Math.min(left, c);
+      right = Math.max(right, c);
+    });
+  });
+  if (bottom === 0) return undefined;
+  const merges = Object.values((ws as unknown as { _merges: Record<string, Merge> })._merges ?? {}).map((m) => ({
+    top: m.top,
+    left: m.left,
+    bottom: m.bottom,
+    right: m.right,
+  }));
+  for (const m of merges) {
+    if (m.bottom < top || m.top > bottom || m.right < left || m.left > right) continue;
+    top = Math.min(top, m.top);
+    left = Math.min(left, m.left);
+    bottom = Math.max(bottom, m.bottom);
+    right = Math.max(right, m.right);
+  }
+  const truncated = bottom - top + 1 > maxRows || right - left + 1 > maxCols;
+  bottom = Math.min(bottom, top + maxRows - 1);
+  right = Math.min(right, left + maxCols - 1);
+  const masters = new Map<string, Merge>();
+  const covered = new Set<string>();
+  for (const m of merges) {
+    masters.set(`${m.top},${m.left}`, m);
+    for (let r = m.top; r <= m.bottom; r++) for (let c = m.left; c <= m.right; c++) if (r !== m.top || c !== m.left) covered.add(`${r},${c}`);
+  }
+  const rows: GridCell[][] = [];
+  for (let r = top; r <= bottom; r++) {
+    const row = ws.getRow(r);
+    const cells: GridCell[] = [];
+    for (let c = left; c <= right; c++) {
+      if (covered.has(`${r},${c}`)) continue;
+      const cell: GridCell = { col: c - left, text: displayText(row.getCell(c)) };
+      const m = masters.get(`${r},${c}`);
+      if (m) {
+        const colSpan = Math.min(m.right, right) - c + 1;
+        const rowSpan = Math.min(m.bottom, bottom) - r + 1;
+        if (colSpan > 1) cell.colSpan = colSpan;
+        if (rowSpan > 1) cell.rowSpan = rowSpan;
+      }
+      cells.push(cell);
+    }
+    rows.push(cells);
+  }
+  const table = buildTable(rows, 1);
+  table.cols = right - left + 1;
+  const el: Omit<DraftElement, "page"> = { type: "Table", text: tableText(table), table };
+  el.metadata = { sheet_name: ws.name, range: `${colName(left)}${top}:${colName(right)}${bottom}` };
+  if (truncated) el.metadata.truncated = true;
+  return el;
+}
+
+function colName(c: number): string {
+  let s = "";
+  for (let n = c; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+/** The text Excel shows in a cell. */
+export function displayText(cell: ExcelCell): string {
+  return valueText(cell.value, cell.numFmt).trim();
+}
+
+function valueText(v: unknown, numFmt: string | undefined): string {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "number") return formatNumber(v, numFmt);
+  if (typeof v === "string") return v;
+  if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+  if (v instanceof Date) return formatDate(v, numFmt);
+  if (typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    if (Array.isArray(o.richText)) return (o.richText as { text?: string }[]).map((t) => t.text ?? "").join("");
+    if ("formula" in o || "sharedFormula" in o) return valueText(o.result, numFmt);
+    if ("error" in o) return String(o.error);
+    if ("text" in o) return valueText(o.text, numFmt);
+  }
+  return "";
+}
