@@ -120,6 +120,11 @@ export interface DraftDocument {
   failedPages?: number[];
   /** True when geometry is estimated (no real pages); boxes get `coordinates_estimated`. */
   estimatedLayout?: boolean;
+  /**
+   * Extra document metadata members for the result's `metadata` (e.g. `encoding` of a
+   * text file). Never overrides `filename`, `filetype` or `page_count`.
+   */
+  metadata?: Record<string, unknown>;
 }
 
 /** Bounds a handler must respect so a hostile file cannot take the service down. */
@@ -149,6 +154,8 @@ export interface FormatContext {
   parseMode: ParseMode;
   limits: EngineLimits;
   signal?: AbortSignal;
+  /** The media type detection found (e.g. `image/png`, `application/msword`); handlers serving several types use it. */
+  mimeType?: string;
 }
 
 /** One input format. Heavy libraries are imported inside `parse`, never at module load. */

@@ -1,0 +1,266 @@
+import type { Element, ElementMetadata, Page, PageSpan, ParseResult, ResolvedCapabilities, TitleNode } from "../wire/index.js";
+import { LOCAL_SCHEMA_VERSION, inPageRange } from "../wire/index.js";
+import { DocParseError } from "../errors.js";
+import type { Box, DraftDocument } from "./draft.js";
+import { boxToCoordinates, FULL_PAGE } from "./coordinates.js";
+import { ElementIdAllocator } from "./element-ids.js";
+import { FLOW_PAGE, flowLayout, type LaidElement } from "./flow-layout.js";
+import { tablePlainText } from "./render-table.js";
+import { buildHierarchy } from "./hierarchy.js";
+import { imageExtension } from "./assets.js";
+import { renderMarkdown, type MarkdownItem } from "./render-markdown.js";
+import { buildTitleTree } from "./title-tree.js";
+
+/**
+ * DraftDocument → wire ParseResult: the one place where element ids, hierarchy,
+ * continuation links, markdown, pages, title_tree, asset URLs and capability gating are
+ * decided, for every format. Pure: no I/O, no clock. Asset bytes to store are returned
+ * beside the result; the caller writes them.
+ */
+
+export interface AssembleOptions {
+  /** sha256 hex of the source bytes. */
+  fileId: string;
+  filename?: string;
+  capabilities: ResolvedCapabilities;
+  /** Pages to keep (1-based, merged); undefined keeps all. */
+  pageRange?: readonly PageSpan[];
+  /** `url` (default) stores element images as assets; `base64` inlines them. */
+  imageOutputType?: "url" | "base64";
+  /** URL of an asset by name (`page-1.png`, `img-0.png`). */
+  assetUrl: (name: string) => string;
+  /** Whether the format can render page images (the handler has `renderPage`). */
+  canRenderPages: boolean;
+  /** Written to `summary.duration_ms`. @default 0 */
+  durationMs?: number;
+}
+
+/** An asset the caller must store for the result's URLs to resolve. */
+export interface AssetWrite {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface Assembled {
+  result: ParseResult;
+  assets: AssetWrite[];
+  /** True when some pages failed (code 50207 semantics). */
+  partial: boolean;
+}
+
+interface PageInfo {
+  number: number;
+  width: number;
+  height: number;
+  dpi: number;
+  angle: number;
+  status: string;
+}
+
+export function assemble(draft: DraftDocument, options: AssembleOptions): Assembled {
+  const caps = options.capabilities;
+  const range = options.pageRange;
+  const estimated = draft.estimatedLayout === true || draft.pages.length === 0;
+
+  let laid: LaidElement[];
+  let pages: PageInfo[];
+  let pageCount: number;
+  if (estimated) {
+    const flow = flowLayout(draft.elements, { chars: caps.include_char_details });
+    pageCount = flow.pageCount;
+    checkRange(range, pageCount);
+    laid = flow.elements.filter((l) => inPageRange(range, l.element.page));
+    pages = [];
+    for (let n = 1; n <= pageCount; n++) {
+      if (inPageRange(range, n)) pages.push({ number: n, width: FLOW_PAGE.width, height: FLOW_PAGE.height, dpi: FLOW_PAGE.dpi, angle: 0, status: "Success" });
+    }
+  } else {
+    pageCount = draft.pageCount;
+    checkRange(range, pageCount);
+    // Handlers with real pages apply page_range themselves; filtering again is a cheap guard.
+    laid = draft.elements.map((element, source) => ({ element, source })).filter((l) => inPageRange(range, l.element.page));
+    pages = draft.pages
+      .filter((p) => inPageRange(range, p.number))
+      .map((p) => ({ number: p.number, width: p.width, height: p.height, dpi: p.dpi, angle: p.angle ?? 0, status: p.status ?? "Success" }));
+    for (const n of draft.failedPages ?? []) {
+      if (inPageRange(range, n) && !pages.some((p) => p.number === n)) {
+        pages.push({ number: n, width: 0, height: 0, dpi: 0, angle: 0, status: "Failed" });
+      }
+    }
+    pages.sort((a, b) => a.number - b.number);
+  }
+
+  // Ids, in reading order.
+  const ids = new ElementIdAllocator(options.fileId);
+  const elementIds = laid.map((l) => ids.next(l.element.page));
+  // Draft index → first / last laid piece (for refIndex / continuationOf).
+  const firstPiece = new Map<number, number>();
+  const lastPiece = new Map<number, number>();
+  laid.forEach((l, i) => {
+    if (!firstPiece.has(l.source)) firstPiece.set(l.source, i);
+    lastPiece.set(l.source, i);
+  });
+  const hierarchy = buildHierarchy(laid.map((l) => l.element));
+
+  const assets: AssetWrite[] = [];
+  const imageUrls = new Map<number, string>();
+  let imageCount = 0;
+  const elements: Element[] = laid.map((l, i) => {
+    const el = l.element;
+    const metadata: ElementMetadata = { ...(el.metadata ?? {}) };
+    if (caps.include_hierarchy) {
+      metadata.category_depth = hierarchy.depth[i]!;
+      const p = hierarchy.parent[i]!;
+      if (p >= 0) metadata.parent_id = elementIds[p]!;
+      if (el.type === "Title") metadata.children_ids = hierarchy.children[i]!.map((c) => elementIds[c]!);
+    }
+    // A split piece continues the piece before it; a handler's continuationOf points at
+    // the last piece of the element it continues.
+    let continued: number | undefined = l.continues;
+    if (continued === undefined && el.continuationOf !== undefined && firstPiece.get(l.source) === i) {
+      continued = lastPiece.get(el.continuationOf);
+    }
+    if (continued !== undefined && continued < i) {
+      metadata.is_continuation = true;
+      metadata.continuation_of = elementIds[continued]!;
+    }
+    if (el.refIndex !== undefined) {
+      const ref = firstPiece.get(el.refIndex);
+      if (ref !== undefined) metadata.ref_element_id = elementIds[ref]!;
+    }
+    if (el.image) {
+      metadata.width ??= el.image.width;
+      metadata.height ??= el.image.height;
+    }
+    const box: Box | undefined = el.box;
+    if (estimated || !box) metadata.coordinates_estimated = true;
+
+    const wire: Element = {
+      element_id: elementIds[i]!,
+      type: el.type,
+      text: el.type === "Table" && !el.text && el.table ? tablePlainText(el.table) : el.text,
+      page_number: el.page,
+      coordinates: boxToCoordinates(box ?? FULL_PAGE),
+      metadata,
+    };
+    if (el.subType !== undefined) wire.sub_type = el.subType;
+
+    if (caps.include_table_structure && el.table) {
+      wire.table_structure = {
+        rows: el.table.rows,
+        cols: el.table.cols,
+        cells: el.table.cells.map((c, k) => {
+          const cell: Record<string, unknown> = {
+            cell_id: `${elementIds[i]}-c${k}`,
+            row: c.row,
+            col: c.col,
+            row_span: c.rowSpan ?? 1,
+            col_span: c.colSpan ?? 1,
+            content_type: c.contentType ?? "text",
+            text: c.text,
+          };
+          const cellBox = c.box ?? l.cellBoxes?.[k];
+          if (cellBox) cell.coordinates = boxToCoordinates(cellBox);
+          return cell as NonNullable<Element["table_structure"]>["cells"][number];
+        }),
+      };
+    }
+
+    if (caps.include_image_data && el.image) {
+      const mime = el.image.mimeType;
+      const data: NonNullable<Element["image_data"]> = { mime_type: mime };
+      if (el.image.bytes && el.image.bytes.byteLength > 0) {
+        if (options.imageOutputType === "base64") {
+          data.base64 = Buffer.from(el.image.bytes).toString("base64");
+        } else {
+          const name = `img-${imageCount++}.${imageExtension(mime)}`;
+          assets.push({ name, bytes: el.image.bytes });
+          data.image_url = options.assetUrl(name);
+          imageUrls.set(i, data.image_url);
+        }
+      }
+      wire.image_data = data;
+    }
+
+    if (caps.include_inline_objects && el.objects && el.objects.length > 0) {
+      metadata.has_inline_objects = true;
+      metadata.inline_object_types = [...new Set(el.objects.map((o) => o.type))];
+      wire.objects = el.objects.map((o, k) => {
+        const obj: NonNullable<Element["objects"]>[number] = {
+          object_id: `${elementIds[i]}-o${k}`,
+          type: o.type,
+          text: o.text,
+          text_range: [o.start, o.end],
+          metadata: o.displayMode ? { display_mode: o.displayMode } : {},
+        };
+        if (o.box) obj.coordinates = boxToCoordinates(o.box);
+        return obj;
+      });
+    }
+
+    if (caps.include_char_details && el.chars && el.chars.length > 0) {
+      wire.char_details = el.chars.map((c, k) => ({
+        index: k,
+        text: c.text,
+        coordinates: boxToCoordinates(c.box),
+        recognition: { confidence: c.confidence ?? 1, candidates: c.candidates ?? [] },
+      }));
+    }
+    return wire;
+  });
+
+  const markdownItems: MarkdownItem[] = laid.map((l, i) => {
+    const item: MarkdownItem = { element: l.element };
+    if (l.continues !== undefined && l.continues === i - 1) item.continues = true;
+    else if (l.element.continuationOf !== undefined && lastPiece.get(l.element.continuationOf) === i - 1) item.continues = true;
+    const url = imageUrls.get(i);
+    if (url) item.imageUrl = url;
+    return item;
+  });
+
+  const result: ParseResult = {
+    schema_version: LOCAL_SCHEMA_VERSION,
+    file_id: options.fileId,
+    success_count: pages.filter((p) => p.status === "Success").length,
+    metadata: {
+      ...(draft.metadata ?? {}),
+      ...(options.filename !== undefined ? { filename: options.filename } : {}),
+      filetype: draft.filetype,
+      page_count: pageCount,
+    },
+    markdown: renderMarkdown(markdownItems, caps.table_view),
+    elements,
+  };
+  if (caps.title_tree) {
+    const tree: TitleNode[] = buildTitleTree(
+      laid.map((l, i) => ({ id: elementIds[i]!, type: l.element.type, text: l.element.text, page: l.element.page })),
+      hierarchy,
+    );
+    result.title_tree = tree;
+  }
+  if (caps.pages) {
+    result.pages = pages.map((p): Page => {
+      const page: Page = {
+        page_number: p.number,
+        page_width: p.width,
+        page_height: p.height,
+        dpi: p.dpi,
+        angle: p.angle,
+        status: p.status,
+        element_ids: laid.flatMap((l, i) => (l.element.page === p.number ? [elementIds[i]!] : [])),
+      };
+      if (options.canRenderPages && !estimated && p.status === "Success") page.page_image_url = options.assetUrl(`page-${p.number}.png`);
+      return page;
+    });
+  }
+  result.summary = { duration_ms: Math.max(0, Math.round(options.durationMs ?? 0)) };
+  return { result, assets, partial: (draft.failedPages?.length ?? 0) > 0 };
+}
+
+function checkRange(range: readonly PageSpan[] | undefined, pageCount: number): void {
+  if (!range) return;
+  const beyond = range.find((s) => s.from > pageCount);
+  if (beyond) {
+    throw new DocParseError(40424, `page_range starts at page ${beyond.from} but the document has ${pageCount} page${pageCount === 1 ? "" : "s"}`);
+  }
+}

@@ -1,0 +1,255 @@
+import MarkdownIt from "markdown-it";
+import type { DraftElement, DraftInlineObject, DraftTableCell, FormatHandler } from "../draft.js";
+import { decodeText, normalizeText } from "../text-decode.js";
+import { joinSeparator } from "../text-width.js";
+
+type Token = ReturnType<InstanceType<typeof MarkdownIt>["parse"]>[number];
+
+/**
+ * Markdown (CommonMark + GFM tables, via markdown-it): ATX/Setext headings → Title with
+ * their level; paragraphs → NarrativeText (inline `$…$` math as inline formula objects);
+ * list items → ListItem with nesting level (ordered items keep their number); GFM tables
+ * → Table with a header row; fenced/indented code → CodeSnippet; `$$ … $$` blocks and
+ * ```math fences → Formula; a paragraph that is only an image → Image (alt text).
+ * Front matter is skipped. No geometry: the assembler lays the elements out.
+ */
+export const markdownFormat: FormatHandler = {
+  id: "markdown",
+  mimeType: "text/markdown",
+  async parse(bytes) {
+    const decoded = decodeText(bytes);
+    return {
+      filetype: "text/markdown",
+      pageCount: 1,
+      pages: [],
+      elements: markdownToElements(normalizeText(decoded.text)),
+      estimatedLayout: true,
+      metadata: { encoding: decoded.encoding },
+    };
+  },
+};
+
+const MATH_INFO = new Set(["math", "latex", "tex", "katex"]);
+
+/** Parses Markdown source into draft elements (exported for tests and other formats). */
+export function markdownToElements(source: string): DraftElement[] {
+  const md = new MarkdownIt({ html: true });
+  const tokens = md.parse(mathBlocksToFences(stripFrontMatter(source)), {});
+  const out: DraftElement[] = [];
+  interface Item {
+    level: number;
+    marker: string;
+    parts: string[];
+    emitted: boolean;
+  }
+  const items: Item[] = [];
+  let listDepth = 0;
+  const emitItem = (item: Item) => {
+    if (item.emitted || item.parts.length === 0) return;
+    out.push({ type: "ListItem", text: item.marker + item.parts.join("\n"), page: 1, listLevel: item.level });
+    item.emitted = true;
+    item.parts = [];
+    item.marker = "";
+  };
+  const emitOpenItems = () => items.forEach(emitItem);
+
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    switch (t.type) {
+      case "heading_open": {
+        const text = inlineText(tokens[i + 1]).text;
+        if (text) out.push({ type: "Title", text, page: 1, headingLevel: Number(t.tag.slice(1)) });
+        i += 2;
+        break;
+      }
+      case "bullet_list_open":
+      case "ordered_list_open":
+        emitOpenItems();
+        listDepth++;
+        break;
+      case "bullet_list_close":
+      case "ordered_list_close":
+        listDepth--;
+        break;
+      case "list_item_open":
+        items.push({ level: listDepth - 1, marker: t.info ? `${t.info}${t.markup} ` : "", parts: [], emitted: false });
+        break;
+      case "list_item_close": {
+        const item = items.pop();
+        if (item) emitItem(item);
+        break;
+      }
+      case "paragraph_open": {
+        const inline = tokens[i + 1];
+        i += 2;
+        const item = items[items.length - 1];
+        const { text, objects, onlyImage } = inlineText(inline);
+        if (!text && !onlyImage) break;
+        if (item) {
+          // A paragraph after a nested list starts a new item at the same level.
+          if (item.emitted) item.emitted = false;
+          item.parts.push(text);
+          break;
+        }
+        if (onlyImage) {
+          out.push({ type: "Image", text, page: 1 });
+          break;
+        }
+        const el: DraftElement = { type: "NarrativeText", text, page: 1 };
+        if (objects.length) el.objects = objects;
+        out.push(el);
+        break;
+      }
+      case "fence":
+      case "code_block": {
+        emitOpenItems();
+        const code = t.content.replace(/\n$/, "");
+        const lang = t.info.trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+        if (t.type === "fence" && MATH_INFO.has(lang)) out.push({ type: "Formula", text: code.trim(), page: 1 });
+        else if (code.trim()) {
+          const el: DraftElement = { type: "CodeSnippet", text: code, page: 1 };
+          if (lang) el.metadata = { code_language: lang };
+          out.push(el);
+        }
+        break;
+      }
+      case "table_open": {
+        emitOpenItems();
+        const end = tokens.findIndex((x, k) => k > i && x.type === "table_close");
+        out.push(tableElement(tokens.slice(i, end < 0 ? tokens.length : end)));
+        i = end < 0 ? tokens.length : end;
+        break;
+      }
+      case "html_block": {
+        if (/^\s*<!--[\s\S]*-->\s*$/.test(t.content)) break;
+        const text = t.content.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+        if (text) out.push({ type: "NarrativeText", text, page: 1 });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+function tableElement(tokens: Token[]): DraftElement {
+  const cells: DraftTableCell[] = [];
+  let row = 0;
+  let col = 0;
+  let headerRows = 0;
+  let inHead = false;
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.type === "thead_open") inHead = true;
+    else if (t.type === "thead_close") inHead = false;
+    else if (t.type === "tr_open") {
+      row++;
+      col = 0;
+      if (inHead) headerRows++;
+    } else if (t.type === "th_open" || t.type === "td_open") {
+      col++;
+      cells.push({ row, col, text: inlineText(tokens[k + 1]).text });
+    }
+  }
+  const cols = Math.max(0, ...cells.map((c) => c.col));
+  const table = { rows: row, cols, cells, headerRows };
+  const text = Array.from({ length: row }, (_, r) => cells.filter((c) => c.row === r + 1).map((c) => c.text).filter(Boolean).join(" ")).join("\n");
+  return { type: "Table", text, page: 1, table };
+}
+
+interface InlineResult {
+  text: string;
+  objects: DraftInlineObject[];
+  onlyImage: boolean;
+}
+
+/** Plain text of an inline token: markup dropped, links keep their text, images their alt. */
+function inlineText(token: Token | undefined): InlineResult {
+  let text = "";
+  let pendingBreak = false;
+  let images = 0;
+  let other = false;
+  const append = (s: string) => {
+    if (!s) return;
+    if (pendingBreak) text += joinSeparator(text, s);
+    pendingBreak = false;
+    text += s;
+  };
+  for (const c of token?.children ?? []) {
+    switch (c.type) {
+      case "text":
+      case "code_inline":
+        if (c.content.trim()) other = true;
+        append(c.content);
+        break;
+      case "softbreak":
+        pendingBreak = true;
+        break;
+      case "hardbreak":
+        text += "\n";
+        pendingBreak = false;
+        break;
+      case "image":
+        images++;
+        append((c.children ?? []).map((x) => x.content).join(""));
+        break;
+      default:
+        break;
+    }
+  }
+  text = text.trim();
+  return { text, objects: inlineFormulas(text), onlyImage: images === 1 && !other };
+}
+
+/**
+ * `$…$` inline math as formula objects. Pandoc's rule keeps prices out: no space after the
+ * opening `$`, none before the closing one, and no digit right after it.
+ */
+function inlineFormulas(text: string): DraftInlineObject[] {
+  const out: DraftInlineObject[] = [];
+  const re = /(?<![\\$])\$(?![\s$])([^$\n]*?[^\s\\$])\$(?![\d$])/g;
+  for (const m of text.matchAll(re)) {
+    const start = m.index + 1;
+    out.push({ type: "formula", text: m[1]!, start, end: start + m[1]!.length, displayMode: "inline" });
+  }
+  return out;
+}
+
+function stripFrontMatter(source: string): string {
+  const m = /^---\n[\s\S]*?\n(?:---|\.\.\.)\n/.exec(source);
+  return m && /^---\n[\w-]+\s*:/.test(m[0]) ? source.slice(m[0].length) : source;
+}
+
+/** `$$ … $$` display math (own lines, outside code fences) → a ```math fence markdown-it keeps intact. */
+function mathBlocksToFences(source: string): string {
+  const lines = source.split("\n");
+  const out: string[] = [];
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (!fence) fence = f[1]![0]!.repeat(f[1]!.length);
+      else if (line.trim().startsWith(fence)) fence = undefined;
+      out.push(line);
+      continue;
+    }
+    const trimmed = line.trim();
+    if (!fence && trimmed.startsWith("$$")) {
+      if (trimmed.length > 4 && trimmed.endsWith("$$")) {
+        out.push("```math", trimmed.slice(2, -2).trim(), "```");
+        continue;
+      }
+      const end = lines.findIndex((l, k) => k > i && l.trim().endsWith("$$"));
+      if (end > 0) {
+        const body = [trimmed.slice(2), ...lines.slice(i + 1, end), lines[end]!.trim().slice(0, -2)].filter((l) => l.trim());
+        out.push("```math", ...body, "```");
+        i = end;
+        continue;
+      }
+    }
+    out.push(line);
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,237 @@
+import type { DraftElement, DraftTable, FormatHandler } from "../draft.js";
+import { decodeText, normalizeText } from "../text-decode.js";
+import { hasWide, joinLines } from "../text-width.js";
+import { documentTitleCandidate, headingCandidate, levelsFromRanks } from "./text-headings.js";
+
+/**
+ * Plain text. The encoding is detected (BOM, UTF-8, UTF-16, GB18030, windows-1252), then
+ * blank lines split blocks and each block becomes Titles (conservative numbering
+ * patterns, see text-headings.ts), ListItems (bullets and numbers, nesting from
+ * indentation), Tables (tab-separated or pipe rows), Formulas (`$$ … $$`) or paragraphs.
+ * Form feeds become PageBreaks. Text has no geometry: the assembler lays it out.
+ */
+export const textFormat: FormatHandler = {
+  id: "txt",
+  mimeType: "text/plain",
+  async parse(bytes) {
+    const decoded = decodeText(bytes);
+    return {
+      filetype: "text/plain",
+      pageCount: 1,
+      pages: [],
+      elements: textToElements(normalizeText(decoded.text)),
+      estimatedLayout: true,
+      metadata: { encoding: decoded.encoding },
+    };
+  },
+};
+
+interface Block {
+  lines: string[];
+}
+
+const BULLET = /^(\s*)([-*+•·▪◦●○■□➢➤►])\s+(.*)$/u;
+const NUMBERED = /^(\s*)(\d{1,3}[.)]|[a-zA-Z][.)]|\(\d{1,3}\)|（\d{1,3}）|[①-⑳]|\([a-z]\))\s+(.*)$/u;
+const CN_NUMBERED = /^(\s*)([一二三四五六七八九十]{1,3}、|[（(][一二三四五六七八九十]{1,3}[)）])\s*(.+)$/u;
+
+interface ListLine {
+  indent: number;
+  /** The marker to keep in the text (numbers are content; bullets are not). */
+  keep: string;
+  text: string;
+}
+
+function listLine(line: string): ListLine | undefined {
+  const b = BULLET.exec(line);
+  if (b) return { indent: indentWidth(b[1]!), keep: "", text: b[3]! };
+  const n = NUMBERED.exec(line) ?? CN_NUMBERED.exec(line);
+  // Numbers are content (a reader cites "item 3"); CJK markers take no space after them.
+  if (n) return { indent: indentWidth(n[1]!), keep: hasWide(n[2]!) ? n[2]! : `${n[2]!} `, text: n[3]! };
+  return undefined;
+}
+
+function indentWidth(ws: string): number {
+  let w = 0;
+  for (const ch of ws) w += ch === "\t" ? 4 : ch === "\u3000" ? 2 : 1;
+  return w;
+}
+
+/** Splits text into elements (exported for tests and for other text-like formats). */
+export function textToElements(text: string): DraftElement[] {
+  const elements: DraftElement[] = [];
+  const ranks: number[] = [];
+  const sections = text.split("\f");
+  sections.forEach((section, s) => {
+    if (s > 0) elements.push({ type: "PageBreak", text: "", page: 1 });
+    const blocks = splitBlocks(section);
+    const headingRank = classifyHeadings(blocks, s === 0);
+    blocks.forEach((block, i) => {
+      const rank = headingRank.get(i);
+      if (rank !== undefined) {
+        ranks.push(rank);
+        elements.push({ type: "Title", text: block.lines[0]!.trim(), page: 1, headingLevel: rank });
+        if (block.lines.length > 1) blockElements(block.lines.slice(1), elements);
+        return;
+      }
+      blockElements(block.lines, elements);
+    });
+  });
+  // Ranks → levels, now that every heading of the document is known.
+  const levels = levelsFromRanks(ranks);
+  for (const el of elements) if (el.type === "Title") el.headingLevel = levels.get(el.headingLevel!) ?? 1;
+  return elements;
+}
+
+function splitBlocks(text: string): Block[] {
+  const blocks: Block[] = [];
+  let current: string[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") {
+      if (current.length) blocks.push({ lines: current });
+      current = [];
+    } else current.push(line.replace(/\s+$/, ""));
+  }
+  if (current.length) blocks.push({ lines: current });
+  return blocks;
+}
+
+/** Block index → heading rank, for blocks that start with a heading. */
+function classifyHeadings(blocks: Block[], documentStart: boolean): Map<number, number> {
+  const out = new Map<number, number>();
+  const candidates = blocks.map((b) => {
+    // Setext-style underline: "Title" over "=====" / "-----".
+    if (b.lines.length === 2 && /^\s*(=+|-+)\s*$/.test(b.lines[1]!) && b.lines[1]!.trim().length >= 3 && !listLine(b.lines[0]!)) {
+      const underline = b.lines.pop()!.trim();
+      return { rank: underline.startsWith("=") ? 25 : 33, strong: true, kind: "setext" };
+    }
+    const c = headingCandidate(b.lines[0]!);
+    if (!c) return undefined;
+    if (b.lines.length > 1 && !c.strong) return undefined;
+    return c;
+  });
+  // A run of two or more single-line blocks with the same weak pattern is a list
+  // ("1. Milk", blank, "2. Eggs"), not a series of empty sections.
+  for (let i = 0; i < blocks.length; i++) {
+    const c = candidates[i];
+    if (!c) continue;
+    if (!c.strong) {
+      const sameAsNext = candidates[i + 1]?.kind === c.kind && blocks[i + 1]!.lines.length === 1;
+      const sameAsPrev = candidates[i - 1]?.kind === c.kind && blocks[i - 1]!.lines.length === 1;
+      if (sameAsNext || sameAsPrev) continue;
+    }
+    out.set(i, c.rank);
+  }
+  // A short first line standing alone above the text is the document's title.
+  const first = blocks[0];
+  if (documentStart && first && !out.has(0) && first.lines.length === 1 && blocks.length > 1 && !listLine(first.lines[0]!) && documentTitleCandidate(first.lines[0]!)) {
+    out.set(0, 10);
+  }
+  return out;
+}
+
+/** Turns the lines of one block (no heading) into elements. */
+function blockElements(lines: string[], out: DraftElement[]): void {
+  const joined = lines.map((l) => l.trim()).join("\n");
+  if (joined.startsWith("$$") && joined.endsWith("$$") && joined.length > 4) {
+    out.push({ type: "Formula", text: joined.slice(2, -2).trim(), page: 1 });
+    return;
+  }
+  const table = tableOf(lines);
+  if (table) {
+    out.push({ type: "Table", text: "", page: 1, table });
+    return;
+  }
+  let paragraph: string[] = [];
+  const indents: number[] = [];
+  let item: (DraftElement & { indent: number }) | undefined;
+  const flushParagraph = () => {
+    for (const p of paragraphs(paragraph)) out.push({ type: "NarrativeText", text: p, page: 1 });
+    paragraph = [];
+  };
+  const flushItem = () => {
+    if (item) {
+      const { indent: _indent, ...el } = item;
+      void _indent;
+      out.push(el);
+    }
+    item = undefined;
+  };
+  for (const line of lines) {
+    const li = listLine(line);
+    if (li) {
+      flushParagraph();
+      flushItem();
+      // Nesting: a deeper indent than the enclosing items opens a level.
+      while (indents.length && indents[indents.length - 1]! > li.indent) indents.pop();
+      if (!indents.length || indents[indents.length - 1]! < li.indent) indents.push(li.indent);
+      item = { type: "ListItem", text: li.keep + li.text.trim(), page: 1, listLevel: indents.length - 1, indent: li.indent };
+      continue;
+    }
+    if (item && indentWidth(/^\s*/.exec(line)![0]) > item.indent) {
+      // An indented line under an item continues it.
+      item.text = joinLines([item.text, line]);
+      continue;
+    }
+    flushItem();
+    indents.length = 0;
+    paragraph.push(line);
+  }
+  flushItem();
+  flushParagraph();
+}
+
+/**
+ * Lines of one block → paragraphs. Hard-wrapped prose is joined; a line is its own
+ * paragraph when it starts indented (the Chinese convention of two full-width spaces),
+ * when the previous line is long (text written one paragraph per line), or when the
+ * previous CJK line ended a sentence.
+ */
+function paragraphs(lines: string[]): string[] {
+  const out: string[] = [];
+  let current: string[] = [];
+  lines.forEach((line, i) => {
+    const prev = lines[i - 1];
+    const breakBefore =
+      prev !== undefined &&
+      (/^(\s{2,}|\u3000|\t)/.test(line) || visualLength(prev) > 100 || (hasWide(prev) && /[。！？」』”]$/.test(prev.trim())));
+    if (breakBefore && current.length) {
+      out.push(joinLines(current));
+      current = [];
+    }
+    current.push(line);
+  });
+  if (current.length) out.push(joinLines(current));
+  return out.filter(Boolean);
+}
+
+function visualLength(line: string): number {
+  let n = 0;
+  for (const ch of line) n += hasWide(ch) ? 2 : 1;
+  return n;
+}
+
+/**
+ * A block whose every line has the same number (≥ 2) of tab-separated fields, or a pipe
+ * table (`| a | b |` with a `|---|` line), is a table; the first row is the header.
+ */
+function tableOf(lines: string[]): DraftTable | undefined {
+  if (lines.length < 2) return undefined;
+  let rows: string[][] | undefined;
+  if (lines.every((l) => l.includes("\t"))) {
+    const split = lines.map((l) => l.trim().split("\t").map((c) => c.trim()));
+    const cols = split[0]!.length;
+    if (cols >= 2 && split.every((r) => r.length === cols)) rows = split;
+  } else if (lines.every((l) => /^\s*\|.*\|\s*$/.test(l)) && /^\s*\|[\s:|-]+\|\s*$/.test(lines[1]!)) {
+    const split = lines.filter((_, i) => i !== 1).map((l) => l.trim().slice(1, -1).split("|").map((c) => c.trim()));
+    const cols = Math.max(...split.map((r) => r.length));
+    if (cols >= 1) rows = split.map((r) => [...r, ...new Array<string>(cols - r.length).fill("")]);
+  }
+  if (!rows) return undefined;
+  const cols = rows[0]!.length;
+  return {
+    rows: rows.length,
+    cols,
+    headerRows: 1,
+    cells: rows.flatMap((r, ri) => r.map((text, ci) => ({ row: ri + 1, col: ci + 1, text }))),
+  };
+}
