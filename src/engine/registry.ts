@@ -22,4 +22,7 @@ export const FORMAT_LOADERS: Partial<Record<FormatId, () => Promise<FormatHandle
   // pdf: async () => (await import("./formats/pdf.js")).pdfFormat,
   txt: async () => (await import("./formats/text.js")).textFormat,
   markdown: async () => (await import("./formats/markdown.js")).markdownFormat,
+  docx: async () => (await import("./formats/docx.js")).docxFormat,
+  xlsx: async () => (await import("./formats/xlsx.js")).xlsxFormat,
+  csv: async () => (await import("./formats/csv.js")).csvFormat,
 };
