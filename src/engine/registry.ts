@@ -20,6 +20,7 @@ export type FormatId =
 export const FORMAT_LOADERS: Partial<Record<FormatId, () => Promise<FormatHandler>>> = {
   // Each format adds its line when its handler lands, e.g.
   // pdf: async () => (await import("./formats/pdf.js")).pdfFormat,
+  pdf: async () => (await import("./formats/pdf.js")).pdfFormat,
   txt: async () => (await import("./formats/text.js")).textFormat,
   markdown: async () => (await import("./formats/markdown.js")).markdownFormat,
   docx: async () => (await import("./formats/docx.js")).docxFormat,

@@ -1,0 +1,122 @@
+import { isCjk, overlap, type Block, type Line } from "./types.js";
+
+/** A list marker at the start of a line: bullets, `1.`, `1)`, `(a)`, `iv.`, `①`, `一、`. */
+export const LIST_MARKER =
+  /^(?:[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7]\s*|[-\u2013\u2014*]\s+|\(?\d{1,3}[.)]\s+|\(\d{1,3}\)\s*|\(?[a-zA-Z]\)\s+|\([a-zA-Z]\)\s*|\(?[ivxIVX]{1,4}[.)]\s+|[\u2460-\u2473]\s*|\d{1,3}\u3001|[一二三四五六七八九十]+\u3001)/;
+
+const SENTENCE_END = /[.!?。！？:：;；"”’)）]$/;
+
+/** Tuning for {@link buildBlocks}. */
+export interface BlockOptions {
+  /** Largest gap between two lines of one paragraph, in font sizes. @default 0.7 */
+  maxLineGapEm?: number;
+}
+
+/**
+ * Groups lines into blocks (paragraphs, list items, headings, code): a line joins the
+ * block just above it when they overlap horizontally, the gap is small, font size and
+ * weight agree, and nothing marks a new paragraph (a list marker, a first-line indent,
+ * a short sentence-final line above). Blocks come back in top-to-bottom order of their
+ * first line; reading order is decided later.
+ */
+export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}): Block[] {
+  const { maxLineGapEm = 0.7 } = options;
+  const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const open: Block[] = [];
+  for (const line of sorted) {
+    const startsList = LIST_MARKER.test(line.text);
+    let best: Block | undefined;
+    let bestGap = Infinity;
+    if (!startsList) {
+      for (const b of open) {
+        const last = b.lines[b.lines.length - 1]!;
+        const gap = line.y0 - last.y1;
+        const fs = Math.max(line.fontSize, last.fontSize);
+        if (gap < -0.3 * fs || gap > maxLineGapEm * fs || gap >= bestGap) continue;
+        if (Math.abs(line.fontSize - last.fontSize) > 0.15 * fs) continue;
+        if (line.bold !== last.bold || line.mono !== last.mono) continue;
+        const ov = overlap(line.x0, line.x1, b.x0, b.x1);
+        if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0)) continue;
+        if (!line.mono && startsParagraph(b, line)) continue;
+        best = b;
+        bestGap = gap;
+      }
+    }
+    if (best) {
+      best.lines.push(line);
+      if (line.x0 < best.x0) best.x0 = line.x0;
+      if (line.x1 > best.x1) best.x1 = line.x1;
+      if (line.y1 > best.y1) best.y1 = line.y1;
+    } else {
+      open.push({
+        lines: [line],
+        text: "",
+        x0: line.x0,
+        y0: line.y0,
+        x1: line.x1,
+        y1: line.y1,
+        fontSize: line.fontSize,
+        bold: line.bold,
+        mono: line.mono,
+        kind: startsList ? "list" : "text",
+      });
+    }
+  }
+  for (const b of open) finishBlock(b);
+  return open;
+}
+
+/** Whether `line` begins a new paragraph rather than continuing block `b`. */
+function startsParagraph(b: Block, line: Line): boolean {
+  const first = b.lines[0]!;
+  const last = b.lines[b.lines.length - 1]!;
+  const fs = line.fontSize;
+  // List items continue with a hanging indent: anything right of the marker belongs.
+  if (b.kind === "list") return line.x0 < first.x0 - 0.5 * fs;
+  // First-line indent of a new paragraph.
+  if (line.x0 - b.x0 > 0.8 * fs && line.x0 - last.x0 > 0.8 * fs) return true;
+  // A short line ending a sentence closes its paragraph.
+  if (b.lines.length >= 2 && b.x1 - last.x1 > 0.15 * (b.x1 - b.x0) && SENTENCE_END.test(last.text.trimEnd())) return true;
+  return false;
+}
+
+/** Computes a block's text (hyphenation repaired) and its dominant style. */
+export function finishBlock(b: Block): void {
+  let text = "";
+  const sizes = new Map<number, number>();
+  let bold = true;
+  let mono = true;
+  for (let i = 0; i < b.lines.length; i++) {
+    const line = b.lines[i]!;
+    if (i > 0) text = joinLines(text, line, b);
+    else text = b.mono ? indent(line, b) + line.text : line.text;
+    sizes.set(line.fontSize, (sizes.get(line.fontSize) ?? 0) + line.text.length);
+    if (!line.bold) bold = false;
+    if (!line.mono) mono = false;
+  }
+  let fontSize = b.fontSize;
+  let best = -1;
+  for (const [size, n] of sizes) if (n > best) [fontSize, best] = [size, n];
+  b.text = text;
+  b.fontSize = fontSize;
+  b.bold = bold;
+  b.mono = mono;
+}
+
+function indent(line: Line, b: Block): string {
+  const cw = 0.6 * line.fontSize;
+  const n = Math.round((line.x0 - b.x0) / cw);
+  return n > 0 ? " ".repeat(Math.min(n, 40)) : "";
+}
+
+/** Appends a line to block text: code keeps its lines; prose repairs `hyph-\nenation`. */
+function joinLines(text: string, line: Line, b: Block): string {
+  if (b.mono) return `${text}\n${indent(line, b)}${line.text}`;
+  const next = line.text;
+  const a = text.at(-1) ?? "";
+  const c = next[0] ?? "";
+  if (a === "-" && /\p{Ll}/u.test(c) && /\p{L}/u.test(text.at(-2) ?? "")) return text.slice(0, -1) + next;
+  if (isCjk(a) || isCjk(c)) return text + next;
+  if (a === " ") return text + next;
+  return `${text} ${next}`;
+}

@@ -1,0 +1,112 @@
+import { LIST_MARKER } from "./blocks.js";
+import { distinct } from "./segments.js";
+import type { Block, BlockChar, InlineSpan, Line } from "./types.js";
+
+/** `Figure 3`, `Fig. 2:`, `图 1`: a figure caption. */
+export const FIGURE_CAPTION = /^(?:figure|fig\.|chart|exhibit|plate|图|圖)\s*[\dA-Z一二三四五六七八九十]+(?:[.\-–:：]\d+)*/i;
+/** `Table 2`, `表 3`: a table caption. */
+export const TABLE_CAPTION = /^(?:table|tab\.|表)\s*[\dA-Z一二三四五六七八九十IVX]+(?:[.\-–:：]\d+)*/i;
+
+/** Share of a block's characters in math fonts or math symbols. */
+function mathShare(lines: readonly Line[]): number {
+  let n = 0;
+  let m = 0;
+  for (const l of lines) {
+    n += l.text.length;
+    m += l.mathShare * l.text.length;
+  }
+  return n ? m / n : 0;
+}
+
+/**
+ * Gives each text block of one page its local kind: list item (marker), code
+ * (monospace), display formula (mostly math), caption (`Figure 1`, `表 2`). Titles,
+ * headers and footers need the whole document and are decided later. Also sets list
+ * levels from the indentation of the page's list items.
+ */
+export function classifyBlocks(blocks: Block[]): void {
+  for (const b of blocks) {
+    if (b.kind !== "text" && b.kind !== "list") continue;
+    const text = b.text.trim();
+    if (b.mono && b.kind === "text") b.kind = "code";
+    else if (b.lines.length <= 3 && text.length <= 200 && mathShare(b.lines) >= 0.3) b.kind = "formula";
+    else if (FIGURE_CAPTION.test(text)) b.kind = "figure-caption";
+    else if (TABLE_CAPTION.test(text)) b.kind = "table-caption";
+  }
+  const lists = blocks.filter((b) => b.kind === "list");
+  if (lists.length > 0) {
+    const em = lists.reduce((s, b) => s + b.fontSize, 0) / lists.length;
+    const levels = distinct(
+      lists.map((b) => b.x0),
+      0.6 * em,
+    );
+    for (const b of lists) b.listLevel = Math.max(0, levels.findIndex((x) => Math.abs(x - b.x0) <= 0.6 * em));
+  }
+}
+
+/** Whether a block's text begins with a list marker. */
+export const startsWithListMarker = (text: string): boolean => LIST_MARKER.test(text);
+
+/**
+ * Per-character boxes of a block, in the block's text order. Characters the layout
+ * inserted (spaces between runs) get the box of the gap; characters a repair removed
+ * (end-of-line hyphens) are skipped, so `chars[i]` is `text[i]` where possible.
+ */
+export function blockChars(b: Block): BlockChar[] {
+  const out: BlockChar[] = [];
+  const text = b.text;
+  let cursor = 0;
+  let prev: { x1: number; y0: number; y1: number } | undefined;
+  for (const line of b.lines) {
+    for (const run of line.runs) {
+      const at = text.indexOf(run.text, cursor);
+      if (at >= 0) {
+        for (let i = cursor; i < at; i++) {
+          const ch = text[i]!;
+          const x0 = prev ? prev.x1 : run.x0;
+          out.push({ text: ch, x0: Math.min(x0, run.x0), x1: Math.max(x0, run.x0), y0: run.y0, y1: run.y1, confidence: 1 });
+        }
+        cursor = at + run.text.length;
+      }
+      if (run.ocrChars) {
+        for (const c of run.ocrChars) out.push({ text: c.text, ...c.box, confidence: c.confidence, candidates: c.candidates });
+      } else if (run.chars) {
+        for (const c of run.chars) out.push({ text: c.text, x0: c.x0, x1: c.x1, y0: run.y0, y1: run.y1, confidence: 1 });
+      }
+      prev = run;
+    }
+  }
+  return out;
+}
+
+/** Inline formulas: maximal stretches of math-font runs inside a prose block. */
+export function inlineFormulas(b: Block): InlineSpan[] {
+  const out: InlineSpan[] = [];
+  const text = b.text;
+  let cursor = 0;
+  let cur: InlineSpan | undefined;
+  for (const line of b.lines) {
+    for (const run of line.runs) {
+      const at = text.indexOf(run.text, cursor);
+      if (at < 0) continue;
+      cursor = at + run.text.length;
+      if (run.math) {
+        if (cur && at - cur.end <= 1) {
+          cur.end = cursor;
+          cur.text = text.slice(cur.start, cur.end);
+          cur.x1 = Math.max(cur.x1, run.x1);
+          cur.y0 = Math.min(cur.y0, run.y0);
+          cur.y1 = Math.max(cur.y1, run.y1);
+        } else {
+          if (cur) out.push(cur);
+          cur = { type: "formula", text: run.text, start: at, end: cursor, x0: run.x0, y0: run.y0, x1: run.x1, y1: run.y1 };
+        }
+      } else if (cur) {
+        out.push(cur);
+        cur = undefined;
+      }
+    }
+  }
+  if (cur) out.push(cur);
+  return out;
+}

@@ -1,0 +1,15 @@
+/**
+ * Layout analysis over positioned text, generic over formats: runs → lines → blocks,
+ * reading order (XY-cut), tables from ruling lines and alignment, headings, running
+ * headers/footers, captions and continuations. Pure functions, no I/O.
+ */
+export * from "./types.js";
+export { buildLines, makeLine, type LineOptions } from "./lines.js";
+export { buildBlocks, finishBlock, LIST_MARKER, type BlockOptions } from "./blocks.js";
+export { readingOrder, type ReadingOrderOptions } from "./reading-order.js";
+export { findTables, type TableOptions, type TableResult } from "./tables.js";
+export { mergeSegments, distinct } from "./segments.js";
+export { classifyBlocks, blockChars, inlineFormulas, FIGURE_CAPTION, TABLE_CAPTION } from "./classify.js";
+export { layoutPage, tableText, type PageContent, type PageLayoutOptions } from "./page.js";
+export { finishDocument, type PageLayout, type OutlineEntry, type LaidElement, type DocumentOptions } from "./document.js";
+export { toDraftElements, normaliseBox, type ToDraftOptions } from "./to-draft.js";

@@ -1,0 +1,67 @@
+import { buildBlocks } from "./blocks.js";
+import { blockChars, classifyBlocks, inlineFormulas } from "./classify.js";
+import { buildLines } from "./lines.js";
+import { readingOrder } from "./reading-order.js";
+import { findTables } from "./tables.js";
+import type { Block, GridTable, PlacedImage, Segment, TextRun } from "./types.js";
+
+/** What a format extracted from one page, in display space (top-left origin). */
+export interface PageContent {
+  width: number;
+  height: number;
+  runs: TextRun[];
+  /** Ruling lines (for tables). */
+  segments?: Segment[];
+  images?: PlacedImage[];
+}
+
+/** Tuning for {@link layoutPage}. */
+export interface PageLayoutOptions {
+  /** Compute per-character boxes (`char_details`). @default false */
+  chars?: boolean;
+  /** Images narrower or shorter than this share of the page are dropped as strips. @default 0.01 */
+  minImageShare?: number;
+}
+
+/** Table text as the contract has it: cells of a row joined by spaces, rows by newlines. */
+export function tableText(t: GridTable): string {
+  const rows: string[][] = Array.from({ length: t.rows }, () => []);
+  for (const c of t.cells) if (c.text) rows[c.row - 1]?.push(c.text);
+  return rows.map((r) => r.join(" ")).join("\n");
+}
+
+/**
+ * Lays out one page: tables from ruling lines, then lines, blocks and local kinds for
+ * the remaining text, images, and finally reading order. Runs are dropped from the
+ * returned blocks (their lines keep geometry and style) so a long document holds only
+ * what it will output.
+ */
+export function layoutPage(content: PageContent, options: PageLayoutOptions = {}): Block[] {
+  const { chars = false, minImageShare = 0.01 } = options;
+  const page = { x0: 0, y0: 0, x1: content.width, y1: content.height };
+  const { tables, used } = findTables(content.segments ?? [], content.runs, page);
+  const free = used.size ? content.runs.filter((r) => !used.has(r)) : content.runs;
+  const blocks = buildBlocks(buildLines(free));
+  classifyBlocks(blocks);
+  for (const b of blocks) {
+    if (chars) b.chars = blockChars(b);
+    if ((b.kind === "text" || b.kind === "list") && b.lines.some((l) => l.runs.some((r) => r.math))) {
+      const objects = inlineFormulas(b);
+      if (objects.length) b.objects = objects;
+    }
+    b.lines = b.lines.map((l) => ({ ...l, runs: [] }));
+  }
+  for (const t of tables) {
+    blocks.push({ ...rect(t), lines: [], text: tableText(t), fontSize: 0, bold: false, mono: false, kind: "table", table: t });
+  }
+  for (const img of content.images ?? []) {
+    const w = img.x1 - img.x0;
+    const h = img.y1 - img.y0;
+    if (w < minImageShare * content.width || h < minImageShare * content.height) continue;
+    if (w / h > 30 || h / w > 30) continue;
+    blocks.push({ ...rect(img), lines: [], text: "", fontSize: 0, bold: false, mono: false, kind: "image", image: img });
+  }
+  return readingOrder(blocks);
+}
+
+const rect = (r: { x0: number; y0: number; x1: number; y1: number }) => ({ x0: r.x0, y0: r.y0, x1: r.x1, y1: r.y1 });

@@ -1,0 +1,110 @@
+import type { Rect } from "./types.js";
+
+/** Tuning for {@link readingOrder}. */
+export interface ReadingOrderOptions {
+  /** Narrowest whitespace gutter that separates columns, in page units. @default 3 */
+  minGutter?: number;
+}
+
+interface Gap {
+  from: number;
+  to: number;
+}
+
+/** Whitespace gaps in the projection of items on one axis. */
+function gaps<T extends Rect>(items: readonly T[], axis: "x" | "y", min: number): Gap[] {
+  const lo = axis === "x" ? (r: Rect) => r.x0 : (r: Rect) => r.y0;
+  const hi = axis === "x" ? (r: Rect) => r.x1 : (r: Rect) => r.y1;
+  const sorted = [...items].sort((a, b) => lo(a) - lo(b));
+  const out: Gap[] = [];
+  let reach = -Infinity;
+  for (const r of sorted) {
+    if (reach !== -Infinity && lo(r) - reach > min) out.push({ from: reach, to: lo(r) });
+    if (hi(r) > reach) reach = hi(r);
+  }
+  return out;
+}
+
+/** Splits items at the given gaps on one axis (items are wholly on one side of each gap). */
+function splitAt<T extends Rect>(items: readonly T[], cuts: readonly Gap[], axis: "x" | "y"): T[][] {
+  const groups: T[][] = cuts.map(() => []);
+  groups.push([]);
+  for (const r of items) {
+    const c = axis === "x" ? (r.x0 + r.x1) / 2 : (r.y0 + r.y1) / 2;
+    let i = 0;
+    while (i < cuts.length && c > cuts[i]!.from) i++;
+    groups[i]!.push(r);
+  }
+  return groups.filter((g) => g.length > 0);
+}
+
+/**
+ * Orders boxes for reading: a recursive XY-cut. Columns (vertical whitespace gutters
+ * crossing the whole region) are read left to right; otherwise the region is cut into
+ * horizontal bands, and neighbouring bands that share a gutter are merged first, so
+ * two columns whose paragraph breaks happen to line up are still read column by column
+ * while a full-width title or figure between them still splits the page.
+ */
+export function readingOrder<T extends Rect>(items: readonly T[], options: ReadingOrderOptions = {}): T[] {
+  const { minGutter = 3 } = options;
+  const out: T[] = [];
+  const visit = (region: readonly T[], depth: number): void => {
+    if (region.length <= 1 || depth > 40) {
+      out.push(...[...region].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
+      return;
+    }
+    const cols = gaps(region, "x", minGutter);
+    if (cols.length > 0) {
+      for (const g of splitAt(region, cols, "x")) visit(g, depth + 1);
+      return;
+    }
+    const bands = splitAt(region, gaps(region, "y", 0), "y");
+    if (bands.length === 1) {
+      out.push(...[...region].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
+      return;
+    }
+    // Merge runs of bands whose column gutters overlap.
+    const groups: T[][] = [];
+    let prevGutters: Gap[] = [];
+    for (const band of bands) {
+      const gutters = gaps(band, "x", minGutter);
+      const last = groups[groups.length - 1];
+      if (last && gutters.length > 0 && prevGutters.length > 0 && shareGutter(prevGutters, gutters)) {
+        last.push(...band);
+        prevGutters = intersect(prevGutters, gutters);
+      } else {
+        groups.push([...band]);
+        prevGutters = gutters;
+      }
+    }
+    if (groups.length === 1 && groups[0]!.length === region.length && bands.length > 1) {
+      // Everything merged into one columnar group: its gutter intersection is a real cut.
+      const cuts = gaps(region, "x", 0);
+      if (cuts.length === 0) {
+        out.push(...[...region].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
+        return;
+      }
+      for (const g of splitAt(region, cuts, "x")) visit(g, depth + 1);
+      return;
+    }
+    for (const g of groups) visit(g, depth + 1);
+  };
+  visit(items, 0);
+  return out;
+}
+
+function shareGutter(a: readonly Gap[], b: readonly Gap[]): boolean {
+  return a.some((g) => b.some((h) => Math.min(g.to, h.to) - Math.max(g.from, h.from) > 0));
+}
+
+function intersect(a: readonly Gap[], b: readonly Gap[]): Gap[] {
+  const out: Gap[] = [];
+  for (const g of a) {
+    for (const h of b) {
+      const from = Math.max(g.from, h.from);
+      const to = Math.min(g.to, h.to);
+      if (to > from) out.push({ from, to });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,176 @@
+/**
+ * The layout model shared by formats with page geometry (PDF today, OCR'd images too).
+ * Everything here is in page units (PDF points for PDF, pixels for images) in the page's
+ * display space: rotation applied, origin top-left, y growing downwards.
+ */
+
+/** An axis-aligned rectangle in page units. */
+export interface Rect {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** A glyph position inside a run, in page units. */
+export interface RunChar {
+  text: string;
+  x0: number;
+  x1: number;
+}
+
+/** One piece of text drawn with one font along one baseline (a PDF text item, an OCR word). */
+export interface TextRun extends Rect {
+  text: string;
+  /** Font size in page units (height of the em square). */
+  fontSize: number;
+  bold: boolean;
+  italic: boolean;
+  /** Monospace font: candidate for CodeSnippet. */
+  mono: boolean;
+  /** Math font (CMMI, Cambria Math, STIX...): candidate for Formula / inline formula. */
+  math: boolean;
+  /** Direction of the baseline in degrees, counter-clockwise, display space. 0 = left to right. */
+  angle: number;
+  /** Per-glyph positions when asked for (char_details); absent otherwise. */
+  chars?: RunChar[];
+  /** OCR confidence per run (0..1); absent for a text layer (confidence 1). */
+  confidence?: number;
+  /** OCR character details (boxes in page units) passed through untouched. */
+  ocrChars?: { text: string; box: Rect; confidence: number; candidates: { text: string; confidence: number }[] }[];
+}
+
+/** Runs on one baseline, left to right, without a large horizontal gap. */
+export interface Line extends Rect {
+  runs: TextRun[];
+  text: string;
+  /** Dominant font size (by characters). */
+  fontSize: number;
+  /** True when every non-space character is bold. */
+  bold: boolean;
+  mono: boolean;
+  /** Share of characters in math fonts or math symbols (0..1). */
+  mathShare: number;
+}
+
+/** What a block turned out to be. */
+export type BlockKind =
+  | "text"
+  | "title"
+  | "list"
+  | "code"
+  | "formula"
+  | "table"
+  | "image"
+  | "figure-caption"
+  | "table-caption"
+  | "header"
+  | "footer"
+  | "page-number";
+
+/** Consecutive lines forming a paragraph-like unit. */
+export interface Block extends Rect {
+  lines: Line[];
+  text: string;
+  fontSize: number;
+  bold: boolean;
+  mono: boolean;
+  kind: BlockKind;
+  /** Title: 1-based level. */
+  headingLevel?: number;
+  /** List item: 0-based level. */
+  listLevel?: number;
+  /** Table / image payload for non-text blocks. */
+  table?: GridTable;
+  image?: PlacedImage;
+  /** Per-character boxes in text order (only when asked for). */
+  chars?: BlockChar[];
+  /** Inline formulas (runs in math fonts inside prose). */
+  objects?: InlineSpan[];
+  /** Index of `captioned`/caption block within the page's blocks, set by caption linking. */
+  ref?: Block;
+}
+
+/** One character of a block's text with its box. */
+export interface BlockChar extends Rect {
+  text: string;
+  confidence: number;
+  candidates?: { text: string; confidence: number }[];
+}
+
+/** A range of a block's text that is an inline object. */
+export interface InlineSpan extends Rect {
+  type: "formula";
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** An axis-aligned ruling segment (a drawn line or a thin filled rectangle). */
+export interface Segment {
+  /** True for a horizontal segment (y0 == y1 within tolerance). */
+  horizontal: boolean;
+  /** Position across the segment (y for horizontal, x for vertical). */
+  at: number;
+  /** Extent along the segment. */
+  from: number;
+  to: number;
+}
+
+export interface GridCell extends Rect {
+  row: number;
+  col: number;
+  rowSpan: number;
+  colSpan: number;
+  text: string;
+}
+
+export interface GridTable extends Rect {
+  rows: number;
+  cols: number;
+  cells: GridCell[];
+}
+
+/** An image drawn on the page. */
+export interface PlacedImage extends Rect {
+  /** Source pixel size. */
+  width: number;
+  height: number;
+  /** Handle the format uses to fetch the pixels later (pdfjs object id). */
+  ref?: string;
+}
+
+export const width = (r: Rect): number => r.x1 - r.x0;
+export const height = (r: Rect): number => r.y1 - r.y0;
+
+/** Smallest rectangle containing all of `rects` (must be non-empty). */
+export function union(rects: readonly Rect[]): Rect {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const r of rects) {
+    if (r.x0 < x0) x0 = r.x0;
+    if (r.y0 < y0) y0 = r.y0;
+    if (r.x1 > x1) x1 = r.x1;
+    if (r.y1 > y1) y1 = r.y1;
+  }
+  return { x0, y0, x1, y1 };
+}
+
+/** Length of the overlap of [a0,a1] and [b0,b1] (0 when disjoint). */
+export function overlap(a0: number, a1: number, b0: number, b1: number): number {
+  return Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
+}
+
+/** Whether the point is inside the rectangle, grown by `pad`. */
+export function contains(r: Rect, x: number, y: number, pad = 0): boolean {
+  return x >= r.x0 - pad && x <= r.x1 + pad && y >= r.y0 - pad && y <= r.y1 + pad;
+}
+
+const CJK = /[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\uac00-\ud7af]/;
+
+/** Whether a character is CJK (no spaces between words). */
+export function isCjk(ch: string): boolean {
+  return CJK.test(ch);
+}

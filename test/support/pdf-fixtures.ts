@@ -1,0 +1,212 @@
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts, degrees, rgb, type PDFFont, type PDFPage } from "pdf-lib";
+
+/**
+ * Test PDFs with known ground truth, written with pdf-lib (standard fonts, exact
+ * positions). Coordinates here are top-left based (y down), in points, like the
+ * layout model; the helper flips them for PDF.
+ */
+
+export type FontKind = "regular" | "bold" | "italic" | "mono" | "serif";
+
+export interface TextSpec {
+  text: string;
+  x: number;
+  /** Top of the text line (y down). */
+  y: number;
+  size?: number;
+  font?: FontKind;
+  /** Rotation of the text in degrees (counter-clockwise). */
+  rotate?: number;
+  opacity?: number;
+  /** Grey level 0 (black) .. 1 (white). */
+  grey?: number;
+}
+
+export interface LineSpec {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  thickness?: number;
+}
+
+export interface ImageSpec {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** Source pixels (a generated PNG of this size). */
+  pixels?: { width: number; height: number };
+}
+
+export interface PageSpec {
+  /** @default [612, 792] (US Letter) */
+  size?: [number, number];
+  /** Page /Rotate. */
+  rotation?: number;
+  texts?: TextSpec[];
+  lines?: LineSpec[];
+  images?: ImageSpec[];
+}
+
+export interface BuildOptions {
+  /** Outline (bookmarks): title, depth, page index (0-based). */
+  outline?: { title: string; depth: number; page: number }[];
+}
+
+/** A solid-colour RGB PNG of the given size (no compression cleverness needed). */
+export async function solidPng(width: number, height: number): Promise<Uint8Array> {
+  const { deflateSync } = await import("node:zlib");
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = y * (width * 3 + 1) + 1 + x * 3;
+      raw[o] = (x * 255) / width;
+      raw[o + 1] = (y * 255) / height;
+      raw[o + 2] = 128;
+    }
+  }
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (b: Buffer): number => {
+    let c = 0xffffffff;
+    for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const c = Buffer.alloc(4);
+    c.writeUInt32BE(crc(td));
+    return Buffer.concat([len, td, c]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  return new Uint8Array(
+    Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]),
+  );
+}
+
+/** Writes a PDF from page specs. */
+export async function buildPdf(pages: PageSpec[], options: BuildOptions = {}): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const fonts: Record<FontKind, PDFFont> = {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+    italic: await doc.embedFont(StandardFonts.HelveticaOblique),
+    mono: await doc.embedFont(StandardFonts.Courier),
+    serif: await doc.embedFont(StandardFonts.TimesRoman),
+  };
+  const pdfPages: PDFPage[] = [];
+  for (const spec of pages) {
+    const [w, h] = spec.size ?? [612, 792];
+    const page = doc.addPage([w, h]);
+    pdfPages.push(page);
+    if (spec.rotation) page.setRotation(degrees(spec.rotation));
+    for (const t of spec.texts ?? []) {
+      const size = t.size ?? 11;
+      const font = fonts[t.font ?? "regular"];
+      // pdf-lib places the baseline; the spec gives the line top: baseline = top + ascent.
+      const ascent = font.heightAtSize(size, { descender: false });
+      page.drawText(t.text, {
+        x: t.x,
+        y: h - t.y - ascent,
+        size,
+        font,
+        ...(t.rotate ? { rotate: degrees(t.rotate) } : {}),
+        ...(t.opacity !== undefined ? { opacity: t.opacity } : {}),
+        color: rgb(t.grey ?? 0, t.grey ?? 0, t.grey ?? 0),
+      });
+    }
+    for (const l of spec.lines ?? []) {
+      page.drawLine({ start: { x: l.x0, y: h - l.y0 }, end: { x: l.x1, y: h - l.y1 }, thickness: l.thickness ?? 0.75, color: rgb(0, 0, 0) });
+    }
+    for (const im of spec.images ?? []) {
+      const px = im.pixels ?? { width: 64, height: 48 };
+      const png = await doc.embedPng(await solidPng(px.width, px.height));
+      page.drawImage(png, { x: im.x, y: h - im.y - im.height, width: im.width, height: im.height });
+    }
+  }
+  if (options.outline?.length) addOutline(doc, pdfPages, options.outline);
+  return doc.save();
+}
+
+/** Adds a flat-or-nested outline (bookmarks) with pdf-lib's low-level objects. */
+function addOutline(doc: PDFDocument, pages: PDFPage[], entries: { title: string; depth: number; page: number }[]): void {
+  const { context } = doc;
+  const rootRef = context.nextRef();
+  const refs = entries.map(() => context.nextRef());
+  const parentOf = entries.map((e, i) => {
+    for (let j = i - 1; j >= 0; j--) if (entries[j]!.depth < e.depth) return j;
+    return -1;
+  });
+  const children = (p: number): number[] => entries.map((_, i) => i).filter((i) => parentOf[i] === p);
+  entries.forEach((e, i) => {
+    const siblings = children(parentOf[i]!);
+    const k = siblings.indexOf(i);
+    const kids = children(i);
+    const dict = context.obj({
+      Title: PDFHexString.fromText(e.title),
+      Parent: parentOf[i]! >= 0 ? refs[parentOf[i]!]! : rootRef,
+      Dest: [pages[e.page]!.ref, "XYZ", null, null, null],
+    }) as PDFDict;
+    if (k > 0) dict.set(PDFName.of("Prev"), refs[siblings[k - 1]!]!);
+    if (k < siblings.length - 1) dict.set(PDFName.of("Next"), refs[siblings[k + 1]!]!);
+    if (kids.length) {
+      dict.set(PDFName.of("First"), refs[kids[0]!]!);
+      dict.set(PDFName.of("Last"), refs[kids[kids.length - 1]!]!);
+      dict.set(PDFName.of("Count"), PDFNumber.of(kids.length));
+    }
+    context.assign(refs[i]!, dict);
+  });
+  const top = children(-1);
+  context.assign(
+    rootRef,
+    context.obj({ Type: "Outlines", First: refs[top[0]!]!, Last: refs[top[top.length - 1]!]!, Count: PDFNumber.of(entries.length) }),
+  );
+  doc.catalog.set(PDFName.of("Outlines"), rootRef);
+}
+
+
+/** Filler prose (English) of about `words` words, deterministic. */
+export function prose(seed: number, words: number): string {
+  const vocab = "the parser reads every page and keeps the layout of each block so that citations land on the right words in reading order with tables figures and captions".split(" ");
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) out.push(vocab[(seed * 7 + i * 13) % vocab.length]!);
+  return out.join(" ");
+}
+
+/** Wraps prose into lines of at most `chars` characters. */
+export function wrap(text: string, chars: number): string[] {
+  const lines: string[] = [];
+  let cur = "";
+  for (const w of text.split(" ")) {
+    if (cur && cur.length + 1 + w.length > chars) {
+      lines.push(cur);
+      cur = w;
+    } else cur = cur ? `${cur} ${w}` : w;
+  }
+  if (cur) lines.push(cur);
+  return lines;
+}
+
+/** Lays out paragraphs in a column from `y`, returning the specs and the next y. */
+export function column(paragraphs: string[], x: number, y: number, opts: { chars?: number; size?: number; gap?: number } = {}): { texts: TextSpec[]; y: number } {
+  const { chars = 80, size = 11, gap = 8 } = opts;
+  const texts: TextSpec[] = [];
+  for (const p of paragraphs) {
+    for (const line of wrap(p, chars)) {
+      texts.push({ text: line, x, y, size });
+      y += size * 1.3;
+    }
+    y += gap;
+  }
+  return { texts, y };
+}
