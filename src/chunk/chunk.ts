@@ -30,6 +30,16 @@ export interface ChunkTableInfo {
 
 export type ChunkKind = "text" | "table" | "image" | "mixed";
 
+/** An inline object (formula, handwriting) of a chunk, its range mapped into the chunk's `text`. */
+export interface ChunkInlineObject {
+  elementId: string;
+  objectId?: string;
+  /** `formula`, `handwriting`, ... */
+  type: string;
+  /** [start, end) in `chunk.text`, `$` delimiters included. */
+  textRange: [number, number];
+}
+
 export interface ChunkMetadata {
   /** Stable id of the source document (path relative to the ingest root, or URL). */
   sourceId: string;
@@ -68,6 +78,8 @@ export interface ChunkMetadata {
   tokens: number;
   /** sha256 of `text` (hex). */
   contentHash: string;
+  /** Inline objects in `text` (formulas as `$...$`), with their ranges in it. */
+  inlineObjects?: ChunkInlineObject[];
   /** Set when a single unsplittable run forced the chunk over `maxTokens`. */
   oversized?: boolean;
   /** Anything else a caller attached (flat values). */

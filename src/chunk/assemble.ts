@@ -1,0 +1,227 @@
+import type { Chunk, ChunkKind, ChunkMetadata, ChunkRegion, ChunkTableInfo } from "./chunk.js";
+import type { EmbedText } from "./embed-text.js";
+import { chunkId, sha256Hex } from "./ids.js";
+import { toSourceRange, type ChunkInlineObject } from "./inline-objects.js";
+import type { DocNode } from "./nodes.js";
+import type { Piece } from "./pieces.js";
+import { boundingQuad, mergeRegions, type RegionFinder } from "./regions.js";
+import type { Tokenizer } from "./tokenizer.js";
+
+/** Document-level values every chunk carries. */
+export interface DocumentInfo {
+  sourceId: string;
+  filename?: string;
+  filetype?: string;
+  fileId?: string;
+  jobId?: string;
+  url?: string;
+  schemaVersion?: string;
+  /** Caller's flat metadata. */
+  extra: Record<string, unknown>;
+  /** Options fingerprint, part of ids. */
+  options: string;
+}
+
+/** Joins pieces the way chunk text is written. */
+export const PIECE_SEPARATOR = "\n\n";
+
+/** A chunk before ids and neighbours are known. */
+export interface DraftChunk {
+  text: string;
+  embedText: string;
+  tokens: number;
+  pieces: Piece[];
+}
+
+/** Text and embedText of a list of pieces, with the exact token count. */
+export function draftChunk(pieces: Piece[], embed: EmbedText, tokenizer: Tokenizer): DraftChunk {
+  const text = pieces.length === 1 ? pieces[0]!.text : pieces.map((p) => p.text).join(PIECE_SEPARATOR);
+  const first = pieces[0]!;
+  let path = embed.prefix(first.section).path;
+  // Titles whose text is already in the body are not repeated in front of it.
+  const inBody = new Set<string>();
+  for (const p of pieces) if (p.kind === "heading" && p.first) inBody.add(p.block.anchor.id);
+  if (inBody.size > 0) {
+    const titles = first.section.titleIds;
+    const offset = titles.length - path.length;
+    let keep = path.length;
+    while (keep > 0 && inBody.has(titles[offset + keep - 1]!)) keep--;
+    path = path.slice(0, keep);
+  }
+  const caption = first.captionContext;
+  const embedText = embed.render(text, path, caption);
+  return { text, embedText, tokens: tokenizer.count(embedText), pieces };
+}
+
+/** Everything about a chunk except its neighbours. */
+export function finishChunk(
+  draft: DraftChunk,
+  doc: DocumentInfo,
+  nodes: readonly DocNode[],
+  byId: ReadonlyMap<string, DocNode>,
+  finder: RegionFinder,
+): Chunk {
+  const regions: ChunkRegion[] = [];
+  const elementIds: string[] = [];
+  const seenIds = new Set<string>();
+  const addId = (id: string) => {
+    if (!seenIds.has(id)) {
+      seenIds.add(id);
+      elementIds.push(id);
+    }
+  };
+  const inlineObjects: ChunkInlineObject[] = [];
+  const kinds = new Set<ChunkKind>();
+  let table: ChunkTableInfo | undefined;
+  let image: ChunkMetadata["image"];
+  let oversized = false;
+  const locator: string[] = [];
+  let offset = 0;
+  for (const p of draft.pieces) {
+    oversized ||= p.oversized;
+    if (p.rows) {
+      kinds.add("table");
+      const t = p.block.table!;
+      locator.push(`${t.root.id}:r${p.rows.from}-${p.rows.to}`);
+      if (p.withCaption && t.caption) {
+        addId(t.caption.node.id);
+        regions.push(finder.whole(t.caption.node));
+      }
+      tableRegions(p, nodes, finder, regions, addId);
+      table ??= {
+        elementId: t.root.id,
+        rowStart: p.rows.from + 1,
+        rowEnd: p.rows.to,
+        headerRows: t.model.headerRows,
+        rows: t.model.rows.length,
+      };
+    } else {
+      // A heading above a table or image does not make the chunk "mixed".
+      if (p.kind !== "heading") kinds.add(p.kind === "image" ? "image" : "text");
+      locator.push(`${p.block.anchor.id}:${p.captionOnly ? "c" : ""}${p.start}-${p.end}`);
+      const parts = p.captionOnly ? [p.block.table!.caption!] : p.block.parts;
+      for (const part of parts) {
+        if (part.end <= p.start || part.start >= p.end) continue;
+        addId(part.node.id);
+        const a = Math.max(p.start, part.start) - part.start;
+        const b = Math.min(p.end, part.end) - part.start;
+        if (a <= 0 && b >= part.end - part.start) regions.push(finder.whole(part.node));
+        else {
+          const [s, e] = toSourceRange(part.rendered, a, b);
+          regions.push(finder.part(part.node, s, e));
+        }
+        for (const seg of part.rendered.segments) {
+          if (!seg.object || seg.rStart < a || seg.rEnd > b) continue;
+          const at = offset + part.start + seg.rStart - p.start;
+          inlineObjects.push({
+            elementId: part.node.id,
+            ...(seg.object.objectId !== undefined ? { objectId: seg.object.objectId } : {}),
+            type: seg.object.type,
+            textRange: [at, at + seg.rEnd - seg.rStart],
+          });
+        }
+      }
+      if (p.kind === "image" && !image) image = imageInfo(p.block.image!);
+    }
+    offset += p.text.length + PIECE_SEPARATOR.length;
+  }
+  const merged = mergeRegions(regions);
+  const pages = [...new Set(merged.map((r) => r.page))].sort((a, b) => a - b);
+  const elementTypes: string[] = [];
+  for (const id of elementIds) {
+    const type = byId.get(id)?.type;
+    if (type !== undefined && !elementTypes.includes(type)) elementTypes.push(type);
+  }
+  const first = draft.pieces[0]!;
+  const metadata: ChunkMetadata = {
+    ...doc.extra,
+    sourceId: doc.sourceId,
+    ...(doc.filename !== undefined ? { filename: doc.filename } : {}),
+    ...(doc.filetype !== undefined ? { filetype: doc.filetype } : {}),
+    ...(doc.fileId !== undefined ? { fileId: doc.fileId } : {}),
+    ...(doc.jobId !== undefined ? { jobId: doc.jobId } : {}),
+    ...(doc.url !== undefined ? { url: doc.url } : {}),
+    ...(doc.schemaVersion !== undefined ? { schemaVersion: doc.schemaVersion } : {}),
+    headingPath: [...first.section.headingPath],
+    pageStart: pages[0] ?? first.block.anchor.page,
+    pageEnd: pages[pages.length - 1] ?? first.block.anchor.page,
+    pages: pages.length > 0 ? pages : [first.block.anchor.page],
+    regions: merged,
+    elementIds,
+    elementTypes,
+    kind: kinds.size === 0 ? "text" : kinds.size === 1 ? [...kinds][0]! : "mixed",
+    ...(table ? { table } : {}),
+    ...(image ? { image } : {}),
+    chunkIndex: 0,
+    chunkCount: 0,
+    sectionId: first.section.id,
+    tokens: draft.tokens,
+    contentHash: sha256Hex(draft.text),
+    ...(inlineObjects.length > 0 ? { inlineObjects } : {}),
+    ...(oversized ? { oversized: true } : {}),
+  };
+  const id = chunkId({ sourceId: doc.sourceId, elementIds, text: draft.text, locator: locator.join(","), options: doc.options });
+  return { id, text: draft.text, embedText: draft.embedText, metadata };
+}
+
+function tableRegions(
+  p: Piece,
+  nodes: readonly DocNode[],
+  finder: RegionFinder,
+  regions: ChunkRegion[],
+  addId: (id: string) => void,
+): void {
+  const { model } = p.block.table!;
+  const { from, to } = p.rows!;
+  const whole = from === model.headerRows && to === model.rows.length;
+  // Rows of each element in this piece, in order.
+  const groups = new Map<number, { count: number; boxes: number[][] | null }>();
+  // The header rows travel with the first piece (and are the table's own on a whole one).
+  for (let r = p.first ? 0 : from; r < to; r++) {
+    const row = model.rows[r]!;
+    let g = groups.get(row.node);
+    if (!g) {
+      g = { count: 0, boxes: [] };
+      groups.set(row.node, g);
+    }
+    g.count++;
+    if (g.boxes) {
+      if (row.box) g.boxes.push(row.box);
+      else g.boxes = null;
+    }
+  }
+  for (const [index, g] of groups) {
+    const node = nodes[index]!;
+    addId(node.id);
+    const rowsOfNode = countRows(model.rows, index);
+    if (whole || g.count >= rowsOfNode) {
+      regions.push(finder.whole(node));
+    } else if (g.boxes && g.boxes.length > 0) {
+      regions.push({ page: node.page, coordinates: boundingQuad(g.boxes)!, elementId: node.id });
+    } else {
+      regions.push({ ...finder.whole(node), approximate: true });
+    }
+  }
+}
+
+const rowCounts = new WeakMap<readonly unknown[], Map<number, number>>();
+
+function countRows(rows: readonly { node: number }[], node: number): number {
+  let counts = rowCounts.get(rows);
+  if (!counts) {
+    counts = new Map();
+    for (const r of rows) counts.set(r.node, (counts.get(r.node) ?? 0) + 1);
+    rowCounts.set(rows, counts);
+  }
+  return counts.get(node) ?? 0;
+}
+
+function imageInfo(node: DocNode): ChunkMetadata["image"] {
+  const data = node.element.image_data;
+  const info: NonNullable<ChunkMetadata["image"]> = {};
+  if (typeof data?.image_url === "string") info.url = data.image_url;
+  if (typeof data?.mime_type === "string") info.mimeType = data.mime_type;
+  if (typeof node.meta.width === "number") info.width = node.meta.width;
+  if (typeof node.meta.height === "number") info.height = node.meta.height;
+  return info;
+}

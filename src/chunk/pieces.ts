@@ -1,0 +1,114 @@
+import type { Block } from "./blocks.js";
+import type { Section } from "./sections.js";
+import { splitTextRanges } from "./split-text.js";
+import { splitTable } from "./tables.js";
+import type { Tokenizer } from "./tokenizer.js";
+
+/** An atomic piece of content: chunks are made of whole pieces. */
+export interface Piece {
+  block: Block;
+  section: Section;
+  kind: Block["kind"];
+  text: string;
+  /** Tokens of `text` alone. */
+  tokens: number;
+  /** [start, end) in `block.text` (text, heading and image pieces). */
+  start: number;
+  end: number;
+  /** Table pieces: body rows [from, to) of the block's table model. */
+  rows?: { from: number; to: number };
+  /** Table pieces: the caption is at the top of this piece. */
+  withCaption: boolean;
+  /** Later table pieces: the caption, added to the embedding context instead. */
+  captionContext?: string;
+  /** A table's caption cut as text of its own (too long to sit on the table); ranges are in the caption's text. */
+  captionOnly?: boolean;
+  /** The first piece of its block. */
+  first: boolean;
+  /** May share a chunk with other pieces (split table pieces may not). */
+  mergeable: boolean;
+  oversized: boolean;
+}
+
+export interface PieceSettings {
+  tokenizer: Tokenizer;
+  overlapTokens: number;
+  tableFormat: "html" | "markdown";
+}
+
+/** Cuts a block into pieces of at most `budget` tokens each (when it can be cut). */
+export function blockPieces(block: Block, section: Section, budget: number, s: PieceSettings): Piece[] {
+  if (block.kind === "table") return tablePieces(block, section, budget, s);
+  return textPieces(block, section, block.text, 0, block.text.length, budget, s);
+}
+
+/** Pieces of a text stretch [start, end) of a block; re-used to re-cut a piece. */
+export function textPieces(
+  block: Block,
+  section: Section,
+  text: string,
+  start: number,
+  end: number,
+  budget: number,
+  s: PieceSettings,
+): Piece[] {
+  const whole = start === 0 && end === text.length;
+  const slice = whole ? text : text.slice(start, end);
+  const tokens = s.tokenizer.count(slice);
+  const base = { block, section, kind: block.kind, withCaption: false, mergeable: true };
+  if (tokens <= budget) {
+    return [{ ...base, text: slice, tokens, start, end, first: start === 0, oversized: false }];
+  }
+  const ranges = splitTextRanges(slice, {
+    chunkSize: budget,
+    chunkOverlap: Math.min(s.overlapTokens, Math.floor(budget / 2)),
+    count: (t) => s.tokenizer.count(t),
+  });
+  return ranges.map((r, i) => {
+    const t = slice.slice(r.start, r.end);
+    return {
+      ...base,
+      text: t,
+      tokens: s.tokenizer.count(t),
+      start: start + r.start,
+      end: start + r.end,
+      first: start === 0 && i === 0,
+      oversized: r.oversized === true,
+    };
+  });
+}
+
+function tablePieces(block: Block, section: Section, budget: number, s: PieceSettings): Piece[] {
+  const { model, caption } = block.table!;
+  const captionText = caption?.text.trim() ?? "";
+  let captionTokens = captionText === "" ? 0 : s.tokenizer.count(captionText) + 1;
+  const out: Piece[] = [];
+  let inline = captionText !== "";
+  if (captionTokens * 2 > budget) {
+    // A caption as long as the table budget is text in its own right.
+    inline = false;
+    captionTokens = 0;
+  }
+  const rows = splitTable(model, s.tableFormat, s.tokenizer, Math.max(1, budget - captionTokens), Math.max(1, budget - captionTokens));
+  const base = { block, section, kind: block.kind, start: 0, end: 0, mergeable: rows.length === 1 };
+  rows.forEach((r, i) => {
+    const withCaption = inline && i === 0;
+    const text = withCaption ? `${captionText}\n\n${r.text}` : r.text;
+    out.push({
+      ...base,
+      text,
+      tokens: withCaption ? s.tokenizer.count(text) : r.tokens,
+      rows: { from: r.from, to: r.to },
+      withCaption,
+      ...(inline && i > 0 ? { captionContext: captionText } : {}),
+      first: i === 0,
+      oversized: r.oversized,
+    });
+  });
+  if (captionText !== "" && !inline) {
+    const cap = caption!;
+    const capPieces = textPieces(block, section, cap.text, 0, cap.text.length, budget, s).map((p) => ({ ...p, kind: "text" as const, captionOnly: true }));
+    out.unshift(...capPieces);
+  }
+  return out;
+}

@@ -1,0 +1,116 @@
+import type { ChunkRegion } from "./chunk.js";
+import type { DocNode } from "./nodes.js";
+
+/** Axis-aligned box of an 8-number quad (TL TR BR BL), as 8 numbers again. */
+export function boundingQuad(quads: readonly (readonly number[])[]): number[] | undefined {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const q of quads) {
+    for (let i = 0; i + 1 < q.length; i += 2) {
+      const x = q[i]!;
+      const y = q[i + 1]!;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  }
+  if (x0 === Infinity) return undefined;
+  return [x0, y0, x1, y0, x1, y1, x0, y1];
+}
+
+interface CharIndex {
+  /** Character positions, ascending. */
+  at: Int32Array;
+  boxes: (readonly number[])[];
+}
+
+/**
+ * Finds boxes for parts of elements. Per-element character indexes are built once and
+ * searched by bisection, so narrowing many pieces of one long element stays linear.
+ */
+export class RegionFinder {
+  private readonly charIndex = new Map<number, CharIndex | null>();
+
+  /** The element's whole box. */
+  whole(node: DocNode): ChunkRegion {
+    return { page: node.page, coordinates: [...node.coordinates], elementId: node.id };
+  }
+
+  /**
+   * The box of source characters [start, end) of an element: narrowed from
+   * `char_details` when it has them there, else the whole box marked `approximate`.
+   */
+  part(node: DocNode, start: number, end: number): ChunkRegion {
+    if (start <= 0 && end >= node.text.length) return this.whole(node);
+    const index = this.indexOf(node);
+    if (index) {
+      const lo = lowerBound(index.at, start);
+      const hi = lowerBound(index.at, end);
+      if (hi > lo) {
+        const quad = boundingQuad(index.boxes.slice(lo, hi));
+        if (quad) return { page: node.page, coordinates: quad, elementId: node.id };
+      }
+    }
+    return { ...this.whole(node), approximate: true };
+  }
+
+  private indexOf(node: DocNode): CharIndex | null {
+    const known = this.charIndex.get(node.index);
+    if (known !== undefined) return known;
+    const details = node.element.char_details;
+    let result: CharIndex | null = null;
+    if (Array.isArray(details) && details.length > 0) {
+      const items: { at: number; box: readonly number[] }[] = [];
+      details.forEach((c, i) => {
+        if (!c || !Array.isArray(c.coordinates) || c.coordinates.length < 8) return;
+        items.push({ at: typeof c.index === "number" ? c.index : i, box: c.coordinates });
+      });
+      items.sort((a, b) => a.at - b.at);
+      if (items.length > 0) result = { at: Int32Array.from(items, (x) => x.at), boxes: items.map((x) => x.box) };
+    }
+    this.charIndex.set(node.index, result);
+    return result;
+  }
+}
+
+function lowerBound(a: Int32Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * One region per element per page, in first-seen order: boxes of the same element on
+ * the same page are united (approximate if any part was).
+ */
+export function mergeRegions(regions: readonly ChunkRegion[]): ChunkRegion[] {
+  const byKey = new Map<string, ChunkRegion[]>();
+  const order: string[] = [];
+  for (const r of regions) {
+    const key = `${r.page}\u0000${r.elementId}`;
+    const list = byKey.get(key);
+    if (list) list.push(r);
+    else {
+      byKey.set(key, [r]);
+      order.push(key);
+    }
+  }
+  return order.map((key) => {
+    const list = byKey.get(key)!;
+    if (list.length === 1) return list[0]!;
+    const first = list[0]!;
+    const quad = boundingQuad(list.map((r) => r.coordinates)) ?? [...first.coordinates];
+    const merged: ChunkRegion = { page: first.page, coordinates: quad, elementId: first.elementId };
+    if (list.some((r) => r.approximate)) merged.approximate = true;
+    return merged;
+  });
+}
+

@@ -1,0 +1,420 @@
+import type { TableStructure } from "../wire/index.js";
+import type { DocNode } from "./nodes.js";
+import type { ChunkWarning } from "./options.js";
+import type { Tokenizer } from "./tokenizer.js";
+
+/** A cell that starts in a row (cells covered by a span are not repeated here). */
+export interface TableCellModel {
+  text: string;
+  /** 0-based column. */
+  col: number;
+  rowSpan: number;
+  colSpan: number;
+}
+
+export interface TableRowModel {
+  /** Index of the node (element) the row came from: continued tables mix several. */
+  node: number;
+  /** Cells that start in this row (grid tables). */
+  cells: TableCellModel[];
+  /** Text at every column, span-covered positions filled with their cell's text. */
+  fill: string[];
+  /** The row as one line (plain-text tables, or the plain form of a grid row). */
+  line: string;
+  /** Bounding box of the row's cells (8 numbers) when every cell had coordinates. */
+  box?: number[];
+}
+
+/** A table as rows: `grid` when cells are known, `plain` when only lines are. */
+export interface TableModel {
+  kind: "grid" | "plain";
+  cols: number;
+  rows: TableRowModel[];
+  /** Leading rows repeated at the top of every piece. */
+  headerRows: number;
+}
+
+/** What a table's `text` looks like. */
+export type TableTextFormat = "html" | "markdown" | "plain";
+
+const MD_SEPARATOR = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+
+/** Detects whether a table's `text` is HTML, a Markdown pipe table, or plain lines. */
+export function detectTableText(text: string): TableTextFormat {
+  if (/<t(able|r)[\s>]/i.test(text)) return "html";
+  const lines = text.split("\n");
+  if (lines.some((l) => MD_SEPARATOR.test(l) && l.includes("-")) && lines.some((l) => l.includes("|"))) return "markdown";
+  return "plain";
+}
+
+// Anything bigger is a broken structure, not a table a person made.
+const MAX_GRID_CELLS = 2_000_000;
+
+/** Builds the row model of one table element: from `table_structure` when usable, else from `text`. */
+export function tableModel(node: DocNode, warn: (w: ChunkWarning) => void): TableModel {
+  const ts = node.element.table_structure;
+  if (ts && Array.isArray(ts.cells) && ts.cells.length > 0) {
+    const grid = fromStructure(node, ts, warn);
+    if (grid) return grid;
+  }
+  const format = detectTableText(node.text);
+  if (format === "html") {
+    const grid = fromHtml(node);
+    if (grid) return grid;
+  }
+  if (format === "markdown") return fromMarkdown(node);
+  return fromLines(node);
+}
+
+interface PlacedCell {
+  row: number;
+  col: number;
+  rowSpan: number;
+  colSpan: number;
+  text: string;
+  coordinates?: number[];
+}
+
+function fromStructure(node: DocNode, ts: TableStructure, warn: (w: ChunkWarning) => void): TableModel | undefined {
+  const placed: PlacedCell[] = [];
+  for (const c of ts.cells) {
+    if (!c || typeof c.row !== "number" || typeof c.col !== "number" || c.row < 1 || c.col < 1) continue;
+    placed.push({
+      row: Math.floor(c.row) - 1,
+      col: Math.floor(c.col) - 1,
+      rowSpan: Math.max(1, Math.floor(c.row_span ?? 1) || 1),
+      colSpan: Math.max(1, Math.floor(c.col_span ?? 1) || 1),
+      text: typeof c.text === "string" ? c.text : "",
+      ...(Array.isArray(c.coordinates) && c.coordinates.length >= 8 ? { coordinates: c.coordinates } : {}),
+    });
+  }
+  if (placed.length === 0) return undefined;
+  const model = fromPlaced(node.index, placed, typeof ts.rows === "number" ? ts.rows : 0, typeof ts.cols === "number" ? ts.cols : 0);
+  if (!model) {
+    warn({ code: "table_structure_invalid", message: `table_structure of ${node.id} is unusable; using its text`, elementId: node.id });
+  } else if (model.overlaps > 0) {
+    warn({ code: "table_cells_overlap", message: `${model.overlaps} cell(s) of ${node.id} overlap others and were dropped`, elementId: node.id });
+  }
+  return model?.table;
+}
+
+function fromPlaced(
+  nodeIndex: number,
+  placed: PlacedCell[],
+  declaredRows: number,
+  declaredCols: number,
+  headerHint?: number,
+): { table: TableModel; overlaps: number } | undefined {
+  let rows = Math.max(0, declaredRows);
+  let cols = Math.max(0, declaredCols);
+  for (const c of placed) {
+    rows = Math.max(rows, c.row + c.rowSpan);
+    cols = Math.max(cols, c.col + c.colSpan);
+  }
+  if (rows * cols > MAX_GRID_CELLS || rows === 0 || cols === 0) return undefined;
+  placed.sort((a, b) => a.row - b.row || a.col - b.col);
+  const occupied = new Uint8Array(rows * cols);
+  const fill: string[][] = Array.from({ length: rows }, () => new Array<string>(cols).fill(""));
+  const starts: TableCellModel[][] = Array.from({ length: rows }, () => []);
+  const boxes: (number[] | null | undefined)[] = new Array(rows).fill(undefined);
+  let overlaps = 0;
+  // reach[r]: the last row (exclusive) that a cell starting at or above r covers.
+  const reach = new Int32Array(rows);
+  for (const c of placed) {
+    const rowEnd = Math.min(rows, c.row + c.rowSpan);
+    const colEnd = Math.min(cols, c.col + c.colSpan);
+    let clash = false;
+    for (let r = c.row; r < rowEnd && !clash; r++) for (let k = c.col; k < colEnd; k++) if (occupied[r * cols + k]) clash = true;
+    if (clash) {
+      overlaps++;
+      continue;
+    }
+    for (let r = c.row; r < rowEnd; r++) {
+      for (let k = c.col; k < colEnd; k++) {
+        occupied[r * cols + k] = 1;
+        fill[r]![k] = c.text;
+      }
+    }
+    starts[c.row]!.push({ text: c.text, col: c.col, rowSpan: rowEnd - c.row, colSpan: colEnd - c.col });
+    reach[c.row] = Math.max(reach[c.row]!, rowEnd);
+    const prev = boxes[c.row];
+    if (prev === null) continue;
+    boxes[c.row] = c.coordinates ? union(prev, c.coordinates) : null;
+  }
+  const table: TableModel = {
+    kind: "grid",
+    cols,
+    rows: fill.map((f, r) => {
+      const box = boxes[r];
+      return { node: nodeIndex, cells: starts[r]!, fill: f, line: f.join(" "), ...(box ? { box } : {}) };
+    }),
+    headerRows: 0,
+  };
+  if (rows >= 2) {
+    const want = headerHint ?? Math.max(1, reach[0]! );
+    table.headerRows = Math.min(rows - 1, firstBoundaryAtOrAfter(table, want));
+  }
+  return { table, overlaps };
+}
+
+/** Row indexes where a piece may start: no row span crosses them. */
+export function rowBoundaries(table: TableModel): boolean[] {
+  const ok = new Array<boolean>(table.rows.length + 1).fill(true);
+  let reach = 0;
+  for (let r = 0; r < table.rows.length; r++) {
+    ok[r] = reach <= r;
+    for (const c of table.rows[r]!.cells) reach = Math.max(reach, r + c.rowSpan);
+  }
+  ok[table.rows.length] = true;
+  return ok;
+}
+
+function firstBoundaryAtOrAfter(table: TableModel, r: number): number {
+  const ok = rowBoundaries(table);
+  for (let i = r; i < ok.length; i++) if (ok[i]) return i;
+  return table.rows.length;
+}
+
+function union(a: number[] | undefined, b: number[]): number[] {
+  const xs = [b[0]!, b[2]!, b[4]!, b[6]!];
+  const ys = [b[1]!, b[3]!, b[5]!, b[7]!];
+  if (a) {
+    xs.push(a[0]!, a[2]!);
+    ys.push(a[1]!, a[5]!);
+  }
+  const x0 = Math.min(...xs);
+  const x1 = Math.max(...xs);
+  const y0 = Math.min(...ys);
+  const y1 = Math.max(...ys);
+  return [x0, y0, x1, y0, x1, y1, x0, y1];
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+
+function htmlText(fragment: string): string {
+  return fragment
+    .replace(/<br\s*\/?>/gi, " ")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+      if (e[0] === "#") {
+        const cp = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+        return Number.isFinite(cp) && cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
+      }
+      return ENTITIES[e.toLowerCase()] ?? m;
+    })
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function fromHtml(node: DocNode): TableModel | undefined {
+  const placed: PlacedCell[] = [];
+  const taken = new Set<string>();
+  let row = 0;
+  let headerRows = 0;
+  let headerRun = true;
+  const theadEnd = node.text.search(/<\/thead>/i);
+  const trRe = /<tr[^>]*>([\s\S]*?)(?=<tr[\s>]|<\/table>|<\/tbody>|<\/thead>|$)/gi;
+  let m: RegExpExecArray | null;
+  while ((m = trRe.exec(node.text)) !== null) {
+    const body = m[1]!;
+    const cellRe = /<(td|th)([^>]*)>([\s\S]*?)(?=<td[\s>]|<th[\s>]|<\/tr>|$)/gi;
+    let c: RegExpExecArray | null;
+    let col = 0;
+    let allTh = true;
+    let any = false;
+    while ((c = cellRe.exec(body)) !== null) {
+      any = true;
+      if (c[1]!.toLowerCase() !== "th") allTh = false;
+      const attrs = c[2]!;
+      const rowSpan = Math.max(1, parseInt(/rowspan\s*=\s*["']?(\d+)/i.exec(attrs)?.[1] ?? "1", 10) || 1);
+      const colSpan = Math.max(1, parseInt(/colspan\s*=\s*["']?(\d+)/i.exec(attrs)?.[1] ?? "1", 10) || 1);
+      while (taken.has(`${row},${col}`)) col++;
+      for (let r = row; r < row + rowSpan; r++) for (let k = col; k < col + colSpan; k++) taken.add(`${r},${k}`);
+      placed.push({ row, col, rowSpan, colSpan, text: htmlText(c[3]!.replace(/<\/t[dh]>[\s\S]*$/i, "")) });
+      col += colSpan;
+    }
+    if (!any) continue;
+    const inThead = theadEnd >= 0 && m.index < theadEnd;
+    if (headerRun && (inThead || allTh)) headerRows = row + 1;
+    else headerRun = false;
+    row++;
+  }
+  if (placed.length === 0) return undefined;
+  return fromPlaced(node.index, placed, 0, 0, headerRows > 0 ? headerRows : undefined)?.table;
+}
+
+function splitPipes(line: string): string[] {
+  let t = line.trim();
+  if (t.startsWith("|")) t = t.slice(1);
+  if (t.endsWith("|") && !t.endsWith("\\|")) t = t.slice(0, -1);
+  return t.split(/(?<!\\)\|/).map((s) => s.trim().replace(/\\\|/g, "|"));
+}
+
+function fromMarkdown(node: DocNode): TableModel {
+  const lines = node.text.split("\n").filter((l) => l.trim() !== "");
+  const sep = lines.findIndex((l) => MD_SEPARATOR.test(l) && l.includes("-"));
+  const rowsText = lines.filter((_, i) => i !== sep).map(splitPipes);
+  const cols = Math.max(1, ...rowsText.map((r) => r.length));
+  const rows: TableRowModel[] = rowsText.map((cells) => {
+    const fill = Array.from({ length: cols }, (_, k) => cells[k] ?? "");
+    return { node: node.index, cells: fill.map((text, col) => ({ text, col, rowSpan: 1, colSpan: 1 })), fill, line: fill.join(" ") };
+  });
+  const headerRows = sep > 0 && rows.length > sep ? sep : 0;
+  return { kind: "grid", cols, rows, headerRows };
+}
+
+function fromLines(node: DocNode): TableModel {
+  const lines = node.text.split("\n").filter((l) => l.trim() !== "");
+  const rows = lines.map((line) => ({ node: node.index, cells: [], fill: [line], line }));
+  return { kind: "plain", cols: 1, rows, headerRows: rows.length >= 2 ? 1 : 0 };
+}
+
+/**
+ * Appends a continued table's rows. Rows at the top of the continuation that repeat the
+ * header (same cell texts) are dropped: the header is repeated by the chunker anyway.
+ */
+export function appendTable(into: TableModel, next: TableModel): TableModel {
+  let skip = 0;
+  while (
+    skip < into.headerRows &&
+    skip < next.rows.length &&
+    next.rows[skip]!.line === into.rows[skip]!.line
+  )
+    skip++;
+  const rows = next.rows.slice(skip);
+  if (into.kind === "grid" && next.kind === "grid") {
+    return { kind: "grid", cols: Math.max(into.cols, next.cols), rows: [...into.rows, ...rows], headerRows: into.headerRows };
+  }
+  // Mixed kinds: fall back to lines so nothing is lost.
+  const asLines = (r: TableRowModel): TableRowModel => ({ ...r, cells: [], fill: [r.line] });
+  return { kind: "plain", cols: 1, rows: [...into.rows, ...rows].map(asLines), headerRows: into.headerRows };
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+}
+
+/** Renders one row; `header` marks rows written as header cells. */
+export function renderRow(table: TableModel, r: number, header: boolean, format: "html" | "markdown"): string {
+  const row = table.rows[r]!;
+  if (table.kind === "plain") return row.line;
+  if (format === "html") {
+    const tag = header ? "th" : "td";
+    let out = "<tr>";
+    for (const c of row.cells) {
+      const span = (c.rowSpan > 1 ? ` rowspan="${c.rowSpan}"` : "") + (c.colSpan > 1 ? ` colspan="${c.colSpan}"` : "");
+      out += `<${tag}${span}>${escapeHtml(c.text)}</${tag}>`;
+    }
+    return out + "</tr>";
+  }
+  const cells = Array.from({ length: table.cols }, (_, k) => escapeMd(row.fill[k] ?? ""));
+  return `| ${cells.join(" | ")} |`;
+}
+
+/**
+ * Renders header rows plus body rows [from, to) (row indexes into `table.rows`).
+ * Markdown needs exactly one header line: extra header rows follow the separator, and a
+ * table without a header gets an empty one.
+ */
+export function renderTable(table: TableModel, from: number, to: number, format: "html" | "markdown", rowText?: (r: number) => string): string {
+  const body = (r: number) => rowText?.(r) ?? renderRow(table, r, false, format);
+  const lines: string[] = [];
+  if (table.kind === "plain") {
+    for (let r = 0; r < table.headerRows; r++) lines.push(table.rows[r]!.line);
+    for (let r = from; r < to; r++) lines.push(table.rows[r]!.line);
+    return lines.join("\n");
+  }
+  if (format === "html") {
+    let out = "<table>";
+    for (let r = 0; r < table.headerRows; r++) out += renderRow(table, r, true, "html");
+    for (let r = from; r < to; r++) out += body(r);
+    return out + "</table>";
+  }
+  const sep = `|${" --- |".repeat(table.cols)}`;
+  if (table.headerRows === 0) {
+    lines.push(`|${"  |".repeat(table.cols)}`, sep);
+  } else {
+    lines.push(renderRow(table, 0, true, "markdown"), sep);
+    for (let r = 1; r < table.headerRows; r++) lines.push(renderRow(table, r, true, "markdown"));
+  }
+  for (let r = from; r < to; r++) lines.push(body(r));
+  return lines.join("\n");
+}
+
+/** One piece of a table: body rows [from, to) plus the repeated header. */
+export interface TablePiece {
+  from: number;
+  to: number;
+  text: string;
+  tokens: number;
+  /** One row group alone is over the budget. */
+  oversized: boolean;
+}
+
+/**
+ * Splits a table on row boundaries (never inside a row span) so that each piece,
+ * header rows included, fits `budget` tokens; `firstBudget` applies to the first piece
+ * (which also carries the caption).
+ */
+export function splitTable(
+  table: TableModel,
+  format: "html" | "markdown",
+  tokenizer: Tokenizer,
+  budget: number,
+  firstBudget: number,
+): TablePiece[] {
+  const n = table.rows.length;
+  const h = table.headerRows;
+  const whole = renderTable(table, h, n, format);
+  const wholeTokens = tokenizer.count(whole);
+  if (wholeTokens <= firstBudget || n - h <= 1) {
+    return [{ from: h, to: n, text: whole, tokens: wholeTokens, oversized: wholeTokens > firstBudget }];
+  }
+  const rowTexts = new Array<string>(n);
+  const rowTokens = new Float64Array(n);
+  for (let r = h; r < n; r++) {
+    rowTexts[r] = renderRow(table, r, false, format);
+    rowTokens[r] = tokenizer.count(rowTexts[r]!) + (format === "markdown" || table.kind === "plain" ? 1 : 0);
+  }
+  const frame = tokenizer.count(renderTable(table, h, h, format));
+  const ok = rowBoundaries(table);
+  const groups: [number, number][] = [];
+  let start = h;
+  for (let r = h + 1; r <= n; r++) {
+    if (ok[r]) {
+      groups.push([start, r]);
+      start = r;
+    }
+  }
+  const pieces: TablePiece[] = [];
+  const text = (from: number, to: number) => renderTable(table, from, to, format, (r) => rowTexts[r]!);
+  let g = 0;
+  while (g < groups.length) {
+    const limit = pieces.length === 0 ? firstBudget : budget;
+    let cost = frame;
+    let end = g;
+    while (end < groups.length) {
+      const [a, b] = groups[end]!;
+      let gc = 0;
+      for (let r = a; r < b; r++) gc += rowTokens[r]!;
+      if (end > g && cost + gc > limit) break;
+      cost += gc;
+      end++;
+    }
+    // Sums of row counts are an estimate; the exact count decides, shrinking if needed.
+    let t = text(groups[g]![0], groups[end - 1]![1]);
+    let tokens = tokenizer.count(t);
+    while (tokens > limit && end - g > 1) {
+      end--;
+      t = text(groups[g]![0], groups[end - 1]![1]);
+      tokens = tokenizer.count(t);
+    }
+    pieces.push({ from: groups[g]![0], to: groups[end - 1]![1], text: t, tokens, oversized: tokens > limit });
+    g = end;
+  }
+  return pieces;
+}
