@@ -17,7 +17,8 @@ export interface ResponseContext {
 export type Redactor = (text: string) => string;
 
 export function makeRedactor(secrets: ReadonlyArray<string | undefined>): Redactor {
-  const list = secrets.filter((s): s is string => typeof s === "string" && s.length >= 3);
+  // Very short values would mask ordinary words of a message ("app" in "x-ti-app-id").
+  const list = secrets.filter((s): s is string => typeof s === "string" && s.length >= 6);
   return (text) => list.reduce((t, s) => t.split(s).join("***"), text);
 }
 

@@ -1,0 +1,45 @@
+import PQueue from "p-queue";
+
+/**
+ * The bounded queue every parse runs on (sync and async alike): at most `concurrency`
+ * at once and `maxQueued` waiting. A full queue refuses new work at once (the caller
+ * answers 40306) rather than letting latency and memory grow without bound.
+ */
+export class WorkQueue {
+  readonly #queue: PQueue;
+  readonly #maxQueued: number;
+
+  constructor({ concurrency, maxQueued }: { concurrency: number; maxQueued: number }) {
+    this.#queue = new PQueue({ concurrency });
+    this.#maxQueued = maxQueued;
+  }
+
+  /** Whether one more task would be accepted now. */
+  get hasRoom(): boolean {
+    return this.#queue.pending < this.#queue.concurrency || this.#queue.size < this.#maxQueued;
+  }
+
+  /** Enqueues `task`, or returns undefined when the queue is full. */
+  tryAdd<T>(task: () => Promise<T>): Promise<T> | undefined {
+    if (!this.hasRoom) return undefined;
+    return this.#queue.add(task);
+  }
+
+  /** Resolves when nothing is running or waiting. */
+  onIdle(): Promise<void> {
+    return this.#queue.onIdle();
+  }
+
+  /** Drops tasks that have not started. */
+  clear(): void {
+    this.#queue.clear();
+  }
+
+  get running(): number {
+    return this.#queue.pending;
+  }
+
+  get waiting(): number {
+    return this.#queue.size;
+  }
+}
