@@ -228,11 +228,31 @@ export async function buildPptx(slides: FixtureSlide[], size = { cx: 12192000, c
             const grid = `<a:tblGrid>${`<a:gridCol w="${Math.floor(s.cx / cols)}"/>`.repeat(cols)}</a:tblGrid>`;
             const rowH = Math.floor(s.cy / s.rows.length);
             // PPTX marks covered cells with hMerge/vMerge; expand the fixture's compact form.
+            const colsOf = (r: FixtureCell[]) => {
+              let g = 0;
+              return r.map((c) => {
+                const at = g;
+                g += c.gridSpan ?? 1;
+                return at;
+              });
+            };
+            const rowSpanOf = (ri: number, g: number) => {
+              let n = 1;
+              while (ri + n < s.rows.length) {
+                const next = s.rows[ri + n]!;
+                const k = colsOf(next).indexOf(g);
+                if (k < 0 || next[k]!.vMerge !== "continue") break;
+                n++;
+              }
+              return n;
+            };
             const rows = s.rows
-              .map((r) => {
+              .map((r, ri) => {
                 const tcs: string[] = [];
-                for (const c of r) {
-                  const attrs = `${c.gridSpan ? ` gridSpan="${c.gridSpan}"` : ""}${c.vMerge === "continue" ? ' vMerge="1"' : ""}`;
+                const starts = colsOf(r);
+                for (const [ci, c] of r.entries()) {
+                  const span = c.vMerge === "restart" ? rowSpanOf(ri, starts[ci]!) : 1;
+                  const attrs = `${c.gridSpan ? ` gridSpan="${c.gridSpan}"` : ""}${span > 1 ? ` rowSpan="${span}"` : ""}${c.vMerge === "continue" ? ' vMerge="1"' : ""}`;
                   tcs.push(`<a:tc${attrs}><a:txBody><a:bodyPr/><a:p><a:r><a:t>${esc(c.text)}</a:t></a:r></a:p></a:txBody><a:tcPr/></a:tc>`);
                   for (let k = 1; k < (c.gridSpan ?? 1); k++) tcs.push(`<a:tc hMerge="1"><a:txBody><a:bodyPr/><a:p/></a:txBody><a:tcPr/></a:tc>`);
                 }
