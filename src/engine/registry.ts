@@ -26,4 +26,5 @@ export const FORMAT_LOADERS: Partial<Record<FormatId, () => Promise<FormatHandle
   docx: async () => (await import("./formats/docx.js")).docxFormat,
   xlsx: async () => (await import("./formats/xlsx.js")).xlsxFormat,
   csv: async () => (await import("./formats/csv.js")).csvFormat,
+  pptx: async () => (await import("./formats/pptx.js")).pptxFormat,
 };
