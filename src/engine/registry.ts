@@ -27,4 +27,5 @@ export const FORMAT_LOADERS: Partial<Record<FormatId, () => Promise<FormatHandle
   xlsx: async () => (await import("./formats/xlsx.js")).xlsxFormat,
   csv: async () => (await import("./formats/csv.js")).csvFormat,
   pptx: async () => (await import("./formats/pptx.js")).pptxFormat,
+  html: async () => (await import("./formats/html.js")).htmlFormat,
 };
