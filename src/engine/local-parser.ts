@@ -45,10 +45,11 @@ export interface LocalParserOptions {
   pageImageDpi?: number;
   /**
    * Format handlers by format id, replacing or adding to the built-in registry (e.g. a
-   * handler for a format that has none yet, or a test double).
+   * handler for a format that has none yet, or a test double). `null` switches a
+   * built-in format off: its documents are then refused with 40425.
    * @default {}
    */
-  formats?: Partial<Record<FormatId, () => Promise<FormatHandler>>>;
+  formats?: Partial<Record<FormatId, (() => Promise<FormatHandler>) | null>>;
 }
 
 /** The option defaults, pinned by a test so the TSDoc above cannot drift. */
@@ -235,7 +236,8 @@ export class LocalParser implements Parser {
   }
 
   async #handler(format: FormatId, mimeType: string): Promise<FormatHandler> {
-    const loader = this.#options.formats?.[format] ?? FORMAT_LOADERS[format];
+    const override = this.#options.formats?.[format];
+    const loader = override === null ? undefined : (override ?? FORMAT_LOADERS[format]);
     if (!loader) {
       throw new DocParseError(40425, `The local engine does not support ${mimeType} (${format}) documents yet`);
     }

@@ -9,7 +9,7 @@ export interface DecodedText {
 
 /**
  * Decodes a text file whose encoding is not declared. In order: a BOM (UTF-8, UTF-16
- * LE/BE); strict UTF-8; UTF-16 without a BOM (NULs on alternate bytes); GB18030 when the
+ * LE/BE); UTF-16 without a BOM (NULs on alternate bytes); strict UTF-8; GB18030 when the
  * bytes decode strictly as it and mostly give CJK (Chinese users' legacy files); else
  * windows-1252 (what browsers mean by Latin-1), which maps every byte, so this never
  * fails: invalid sequences become U+FFFD instead of an exception.
@@ -24,10 +24,11 @@ export function decodeText(bytes: Uint8Array): DecodedText {
   if (bytes[0] === 0xfe && bytes[1] === 0xff) {
     return { text: new TextDecoder("utf-16be").decode(bytes.subarray(2)), encoding: "utf-16be", bom: true };
   }
-  const strictUtf8 = tryDecode("utf-8", bytes);
-  if (strictUtf8 !== undefined) return { text: strictUtf8, encoding: "utf-8", bom: false };
+  // Before UTF-8: ASCII text in UTF-16 is also "valid" UTF-8, full of NULs.
   const utf16 = utf16WithoutBom(bytes);
   if (utf16) return { text: new TextDecoder(utf16).decode(bytes), encoding: utf16, bom: false };
+  const strictUtf8 = tryDecode("utf-8", bytes);
+  if (strictUtf8 !== undefined) return { text: strictUtf8, encoding: "utf-8", bom: false };
   const gb = tryDecode("gb18030", bytes);
   if (gb !== undefined && mostlyCjk(gb)) return { text: gb, encoding: "gb18030", bom: false };
   return { text: new TextDecoder("windows-1252").decode(bytes), encoding: "windows-1252", bom: false };
