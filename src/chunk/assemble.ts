@@ -36,7 +36,7 @@ export interface DraftChunk {
 /** Text and embedText of a list of pieces, with the exact token count. */
 export function draftChunk(pieces: Piece[], embed: EmbedText, tokenizer: Tokenizer): DraftChunk {
   const text = pieces.length === 1 ? pieces[0]!.text : pieces.map((p) => p.text).join(PIECE_SEPARATOR);
-  const first = pieces[0]!;
+  const first = sectionPiece(pieces);
   let path = embed.prefix(first.section).path;
   // Titles whose text is already in the body are not repeated in front of it.
   const inBody = new Set<string>();
@@ -132,7 +132,7 @@ export function finishChunk(
     const type = byId.get(id)?.type;
     if (type !== undefined && !elementTypes.includes(type)) elementTypes.push(type);
   }
-  const first = draft.pieces[0]!;
+  const first = sectionPiece(draft.pieces);
   const metadata: ChunkMetadata = {
     ...doc.extra,
     sourceId: doc.sourceId,
@@ -162,6 +162,11 @@ export function finishChunk(
   };
   const id = chunkId({ sourceId: doc.sourceId, elementIds, text: draft.text, locator: locator.join(","), options: doc.options });
   return { id, text: draft.text, embedText: draft.embedText, metadata };
+}
+
+/** The piece whose section the chunk belongs to: carried parent headings do not count. */
+export function sectionPiece(pieces: readonly Piece[]): Piece {
+  return pieces.find((p) => !p.carried) ?? pieces[0]!;
 }
 
 function tableRegions(

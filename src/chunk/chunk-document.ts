@@ -1,6 +1,6 @@
 import { DocParseError, LocalErrorCode } from "../errors.js";
 import type { ParseResult } from "../wire/index.js";
-import { draftChunk, finishChunk, type DocumentInfo, type DraftChunk } from "./assemble.js";
+import { draftChunk, finishChunk, sectionPiece, type DocumentInfo, type DraftChunk } from "./assemble.js";
 import { buildBlocks } from "./blocks.js";
 import type { Chunk } from "./chunk.js";
 import { buildDocumentTree } from "./document-tree.js";
@@ -132,7 +132,7 @@ function pack(runs: Run[], o: ResolvedChunkOptions, embed: EmbedText): DraftChun
       next.sections[0]!.titleIds.includes(run.blocks[0]!.anchor.id) &&
       pieces.every((p) => p.kind === "heading")
     ) {
-      carry = pieces;
+      carry = pieces.map((p) => ({ ...p, carried: true }));
       continue;
     }
     let current: Piece[] = [];
@@ -145,7 +145,7 @@ function pack(runs: Run[], o: ResolvedChunkOptions, embed: EmbedText): DraftChun
     for (const p of pieces) {
       if (current.length > 0) {
         const last = current[current.length - 1]!;
-        const prefix = embed.prefix(current[0]!.section).tokens;
+        const prefix = embed.prefix(sectionPiece(current).section).tokens;
         const fits = prefix + used + SEPARATOR_TOKENS + p.tokens + BOUNDARY_MARGIN <= o.maxTokens;
         const special = (p.kind === "table" || p.kind === "image") && current.some((c) => c.kind === "table" || c.kind === "image");
         const subsection = o.strategy === "hierarchy" && p.kind === "heading" && p.first && used >= o.minTokens;

@@ -23,6 +23,8 @@ export interface Piece {
   captionContext?: string;
   /** A table's caption cut as text of its own (too long to sit on the table); ranges are in the caption's text. */
   captionOnly?: boolean;
+  /** A heading with no content of its own, carried into the chunk of its first sub-section. */
+  carried?: boolean;
   /** The first piece of its block. */
   first: boolean;
   /** May share a chunk with other pieces (split table pieces may not). */
