@@ -69,6 +69,18 @@ export interface CitationRetrieverOptions extends BaseRetrieverInput, CitationSe
   maxQueryLength?: number;
 }
 
+/** The option defaults, pinned by a test so the TSDoc above cannot drift. */
+export const CITATION_RETRIEVER_DEFAULTS = Object.freeze({
+  k: 4,
+  hybrid: true,
+  mmr: false as boolean | { lambda?: number },
+  expand: "none" as ExpandMode,
+  window: 1,
+  maxPassageChunks: 8,
+  dedup: true,
+  maxQueryLength: 4000,
+});
+
 function sameTablePiece(a: Chunk, b: Chunk): boolean {
   const ta = a.metadata.table;
   const tb = b.metadata.table;
@@ -150,18 +162,18 @@ export class CitationRetriever extends BaseRetriever<CitedMetadata> {
     const {
       store,
       embeddings,
-      k = 4,
+      k = CITATION_RETRIEVER_DEFAULTS.k,
       filter,
-      hybrid = true,
+      hybrid = CITATION_RETRIEVER_DEFAULTS.hybrid,
       fetchK,
-      mmr = false,
-      expand = "none",
-      window = 1,
-      maxPassageChunks = 8,
-      dedup = true,
+      mmr = CITATION_RETRIEVER_DEFAULTS.mmr,
+      expand = CITATION_RETRIEVER_DEFAULTS.expand,
+      window = CITATION_RETRIEVER_DEFAULTS.window,
+      maxPassageChunks = CITATION_RETRIEVER_DEFAULTS.maxPassageChunks,
+      dedup = CITATION_RETRIEVER_DEFAULTS.dedup,
       pageSizes,
       quote,
-      maxQueryLength = 4000,
+      maxQueryLength = CITATION_RETRIEVER_DEFAULTS.maxQueryLength,
     } = options;
     if (!store || typeof store.query !== "function") throw invalidOption("Expected `store` to be a ChunkStore");
     if (!embeddings || typeof embeddings.embedQuery !== "function") throw invalidOption("Expected `embeddings` to be a LangChain Embeddings");

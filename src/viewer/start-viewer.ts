@@ -14,6 +14,17 @@ import { fetchPageImage, ImageCache, pageImageUrlOf, type PageImage, type PageIm
 /** The colour of `.hl-quote` (see `assets/app-css.ts`), for tests and embedders. */
 export const QUOTE_HIGHLIGHT_RGBA = [255, 0, 200, 0.35] as const;
 
+/** The option defaults, pinned by a test so the TSDoc below cannot drift. */
+export const VIEWER_DEFAULTS = Object.freeze({
+  port: 0,
+  host: "127.0.0.1",
+  k: 10,
+  maxQueryLength: 500,
+  fetchRemoteImages: true,
+  maxImageBytes: 20 * 1024 * 1024,
+  imageCacheBytes: 64 * 1024 * 1024,
+});
+
 export interface ViewerOptions {
   /** Where the chunks are. */
   store: ChunkStore;
@@ -116,14 +127,14 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     store,
     parser,
     pageImages,
-    port = 0,
-    host = "127.0.0.1",
-    k = 10,
-    maxQueryLength = 500,
+    port = VIEWER_DEFAULTS.port,
+    host = VIEWER_DEFAULTS.host,
+    k = VIEWER_DEFAULTS.k,
+    maxQueryLength = VIEWER_DEFAULTS.maxQueryLength,
     retriever: retrieverOptions = {},
-    fetchRemoteImages = true,
-    maxImageBytes = 20 * 1024 * 1024,
-    imageCacheBytes = 64 * 1024 * 1024,
+    fetchRemoteImages = VIEWER_DEFAULTS.fetchRemoteImages,
+    maxImageBytes = VIEWER_DEFAULTS.maxImageBytes,
+    imageCacheBytes = VIEWER_DEFAULTS.imageCacheBytes,
   } = options;
   checkPort(port);
   if (!Number.isInteger(k) || k < 1 || k > 100) throw invalidOption(`Expected \`k\` to be an integer in [1, 100], got ${k}`);

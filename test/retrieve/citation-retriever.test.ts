@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Chunk } from "../../src/chunk/chunk.js";
 import { HashEmbeddings } from "../../src/embed/hash-embeddings.js";
 import { DocParseError } from "../../src/errors.js";
-import { CitationRetriever, isDuplicateHit } from "../../src/retrieve/citation-retriever.js";
+import { CITATION_RETRIEVER_DEFAULTS, CitationRetriever, isDuplicateHit } from "../../src/retrieve/citation-retriever.js";
 import type { Citation } from "../../src/retrieve/citation.js";
 import { rectOf } from "../../src/retrieve/highlight-geometry.js";
 import { MemoryStore } from "../../src/store/memory-store.js";
@@ -50,6 +50,7 @@ describe("CitationRetriever defaults and options", () => {
       dedup: true,
       maxQueryLength: 4000,
     });
+    expect(CITATION_RETRIEVER_DEFAULTS).toEqual({ k: 4, hybrid: true, mmr: false, expand: "none", window: 1, maxPassageChunks: 8, dedup: true, maxQueryLength: 4000 });
   });
 
   it("rejects bad options and queries with DocParseError", async () => {

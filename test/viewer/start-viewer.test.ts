@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HashEmbeddings } from "../../src/embed/hash-embeddings.js";
-import { startViewer, type Viewer, type ViewerResult } from "../../src/viewer/start-viewer.js";
+import { startViewer, VIEWER_DEFAULTS, type Viewer, type ViewerResult } from "../../src/viewer/start-viewer.js";
 import type { PageImageSource } from "../../src/viewer/page-images.js";
 import { MemoryStore } from "../../src/store/memory-store.js";
 import { makeChunk } from "../retrieve/make-chunks.js";
@@ -119,7 +119,51 @@ describe("startViewer", () => {
     expect((await get(`${viewer.url}api/page-image?chunk=a&page=abc`)).status).toBe(400);
   });
 
+  it("pins the defaults", () => {
+    expect(VIEWER_DEFAULTS).toEqual({
+      port: 0,
+      host: "127.0.0.1",
+      k: 10,
+      maxQueryLength: 500,
+      fetchRemoteImages: true,
+      maxImageBytes: 20 * 1024 * 1024,
+      imageCacheBytes: 64 * 1024 * 1024,
+    });
+  });
+
   it("validates its options", async () => {
     await expect(startViewer({ store: new MemoryStore(), port: 70000 })).rejects.toThrow(/`port`/);
+  });
+});
+
+describe("page_image_url of remote parses", () => {
+  it("is fetched and proxied same-origin; non-images are refused", async () => {
+    const { createServer } = await import("node:http");
+    const remote = createServer((req, res) => {
+      if (req.url === "/p1.png") {
+        res.writeHead(200, { "content-type": "image/png" });
+        res.end(PNG);
+      } else {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end("<script>alert(1)</script>");
+      }
+    });
+    await new Promise<void>((r) => remote.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(remote.address() as { port: number }).port}`;
+    const store = new MemoryStore();
+    const embeddings = new HashEmbeddings();
+    const region = (page: number) => ({ page, elementId: `e${page}`, coordinates: [0, 0, 1, 0, 1, 0.1, 0, 0.1] });
+    const chunk = makeChunk("r", "Remote parse text.", { regions: [region(1), region(2)], pageImageUrls: { "1": `${base}/p1.png`, "2": `${base}/page.html` } });
+    await store.upsert([{ ...chunk, vector: await embeddings.embedQuery(chunk.embedText) }]);
+    const viewer = await startViewer({ store, embeddings });
+    try {
+      const ok = await get(`${viewer.url}api/page-image?chunk=r&page=1`);
+      expect(ok.status).toBe(200);
+      expect(new Uint8Array(ok.body)).toEqual(PNG);
+      expect((await get(`${viewer.url}api/page-image?chunk=r&page=2`)).status).toBe(404);
+    } finally {
+      await viewer.close();
+      remote.close();
+    }
   });
 });
