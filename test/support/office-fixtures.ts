@@ -330,3 +330,97 @@ export function formatContext(
   if (options.signal) ctx.signal = options.signal;
   return ctx;
 }
+
+// ---------------------------------------------------------------- image helpers
+
+/** Inserts a pHYs chunk (dots per inch → pixels per metre) after IHDR. */
+export function withPngDpi(png: Uint8Array, dpi: number): Uint8Array {
+  const ppm = Math.round(dpi / 0.0254);
+  const chunk = Buffer.alloc(21);
+  chunk.writeUInt32BE(9, 0);
+  chunk.write("pHYs", 4, "ascii");
+  chunk.writeUInt32BE(ppm, 8);
+  chunk.writeUInt32BE(ppm, 12);
+  chunk[16] = 1;
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 17)), 17);
+  const at = 8 + 25; // signature + IHDR chunk
+  return new Uint8Array(Buffer.concat([Buffer.from(png.subarray(0, at)), chunk, Buffer.from(png.subarray(at))]));
+}
+
+function crc32(b: Uint8Array): number {
+  let c = ~0;
+  for (const byte of b) {
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return ~c >>> 0;
+}
+
+/** Renders text and encodes it as an uncompressed RGB TIFF (with a dpi tag). */
+export async function renderTextTiff(lines: string[], dpi = 200): Promise<Uint8Array> {
+  const { createCanvas, loadImage } = await import("@napi-rs/canvas");
+  const img = await loadImage(Buffer.from(await renderTextImage(lines)));
+  const canvas = createCanvas(img.width, img.height);
+  const g = canvas.getContext("2d");
+  g.drawImage(img, 0, 0);
+  const { data, width, height } = g.getImageData(0, 0, img.width, img.height);
+  const px = width * height * 3;
+  const nTags = 12;
+  const ifdSize = 2 + nTags * 12 + 4;
+  const bpsOff = 8 + ifdSize;
+  const resOff = bpsOff + 6;
+  const dataOff = resOff + 16;
+  const buf = Buffer.alloc(dataOff + px);
+  buf.write("II", 0, "ascii");
+  buf.writeUInt16LE(42, 2);
+  buf.writeUInt32LE(8, 4);
+  let o = 8;
+  buf.writeUInt16LE(nTags, o);
+  o += 2;
+  const tag = (t: number, type: number, count: number, v: number) => {
+    buf.writeUInt16LE(t, o);
+    buf.writeUInt16LE(type, o + 2);
+    buf.writeUInt32LE(count, o + 4);
+    if (type === 3 && count === 1) buf.writeUInt16LE(v, o + 8);
+    else buf.writeUInt32LE(v, o + 8);
+    o += 12;
+  };
+  tag(256, 4, 1, width);
+  tag(257, 4, 1, height);
+  tag(258, 3, 3, bpsOff);
+  tag(259, 3, 1, 1);
+  tag(262, 3, 1, 2);
+  tag(273, 4, 1, dataOff);
+  tag(277, 3, 1, 3);
+  tag(278, 4, 1, height);
+  tag(279, 4, 1, px);
+  tag(282, 5, 1, resOff);
+  tag(283, 5, 1, resOff + 8);
+  tag(296, 3, 1, 2);
+  buf.writeUInt32LE(0, o);
+  for (const k of [0, 2, 4]) buf.writeUInt16LE(8, bpsOff + k);
+  buf.writeUInt32LE(dpi, resOff);
+  buf.writeUInt32LE(1, resOff + 4);
+  buf.writeUInt32LE(dpi, resOff + 8);
+  buf.writeUInt32LE(1, resOff + 12);
+  for (let i = 0, j = dataOff; i < width * height; i++) {
+    buf[j++] = data[i * 4]!;
+    buf[j++] = data[i * 4 + 1]!;
+    buf[j++] = data[i * 4 + 2]!;
+  }
+  return new Uint8Array(buf);
+}
+
+/** A PNG header only (signature + IHDR) claiming the given size: enough for size checks. */
+export function pngHeader(width: number, height: number): Uint8Array {
+  const b = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
+  b.writeUInt32BE(13, 8);
+  b.write("IHDR", 12, "ascii");
+  b.writeUInt32BE(width, 16);
+  b.writeUInt32BE(height, 20);
+  b[24] = 8;
+  b[25] = 2;
+  b.writeUInt32BE(crc32(b.subarray(12, 29)), 29);
+  return new Uint8Array(b);
+}
