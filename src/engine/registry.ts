@@ -28,4 +28,5 @@ export const FORMAT_LOADERS: Partial<Record<FormatId, () => Promise<FormatHandle
   csv: async () => (await import("./formats/csv.js")).csvFormat,
   pptx: async () => (await import("./formats/pptx.js")).pptxFormat,
   html: async () => (await import("./formats/html.js")).htmlFormat,
+  image: async () => (await import("./formats/image.js")).imageFormat,
 };
