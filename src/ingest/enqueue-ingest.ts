@@ -171,10 +171,11 @@ export async function enqueueIngest(options: EnqueueIngestOptions): Promise<Enqu
     progress.change({ type: "done" });
     return report;
   } finally {
-    // BullMQ leaves connections it was given open: close them here.
+    // BullMQ leaves connections it was given open, and QueueEvents would sit out its
+    // blocking read (10 s) before closing: drop our connections first.
+    eventsConnection?.disconnect();
     await events?.close();
     await queue.close();
-    eventsConnection?.disconnect();
     connection.disconnect();
     if (typeof options.store === "string") await store?.close();
   }
