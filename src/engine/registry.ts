@@ -29,4 +29,5 @@ export const FORMAT_LOADERS: Partial<Record<FormatId, () => Promise<FormatHandle
   pptx: async () => (await import("./formats/pptx.js")).pptxFormat,
   html: async () => (await import("./formats/html.js")).htmlFormat,
   image: async () => (await import("./formats/image.js")).imageFormat,
+  legacy: async () => (await import("./formats/legacy.js")).legacyFormat,
 };
