@@ -1,14 +1,13 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Chunk } from "../../src/chunk/chunk.js";
 import { HashEmbeddings } from "../../src/embed/hash-embeddings.js";
+import { DiskAssetStore } from "../../src/engine/disk-asset-store.js";
+import { LocalParser } from "../../src/engine/local-parser.js";
+import { ingest } from "../../src/ingest/ingest.js";
 import { MemoryStore } from "../../src/store/memory-store.js";
-import type { PageImageSource } from "../../src/viewer/page-images.js";
 import { startViewer, type Viewer } from "../../src/viewer/start-viewer.js";
-import { makeChunk } from "../retrieve/make-chunks.js";
 import { launchChromium } from "../support/browser.js";
 import { missing, tempDir } from "../support/system.js";
 import { makePolicyPdf, type PlacedLine } from "./make-policy-pdf.js";
@@ -47,7 +46,7 @@ function sample(img: Rgba, x0: number, y0: number, x1: number, y1: number): { ti
   return { tinted: tinted / n, ink: ink / n };
 }
 
-describe.skipIf(missing("chromium", "pdftoppm"))("viewer end to end (headless Chromium)", () => {
+describe.skipIf(missing("chromium"))("viewer end to end (headless Chromium)", () => {
   let viewer: Viewer;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
@@ -55,40 +54,26 @@ describe.skipIf(missing("chromium", "pdftoppm"))("viewer end to end (headless Ch
   const dir = tempDir("docparse-viewer-e2e-");
 
   beforeAll(async () => {
+    // The real pipeline: a PDF we made, parsed by the local engine (page renders cached
+    // in a temp asset directory), chunked, embedded and stored by ingest().
     const pdf = await makePolicyPdf();
     lines = pdf.lines;
-    const pdfPath = join(dir.path, "policy.pdf");
-    writeFileSync(pdfPath, pdf.bytes);
-    // Renders pages with poppler, a real renderer independent of ours.
-    const renderer: PageImageSource = {
-      async pageImage(fileId, n) {
-        if (fileId !== "policy") throw new Error("unknown file");
-        const out = join(dir.path, `page-${n}`);
-        execFileSync("pdftoppm", ["-r", "96", "-png", "-f", String(n), "-l", String(n), "-singlefile", pdfPath, out]);
-        return { bytes: readFileSync(`${out}.png`), mimeType: "image/png" };
-      },
-    };
-    const [, p1, p2, p3, w] = lines;
-    const region = (l: PlacedLine, id: string) => {
-      const [x0, y0, x1, y1] = l.rect;
-      return { page: l.page, elementId: id, coordinates: [x0, y0, x1, y0, x1, y1, x0, y1] };
-    };
-    const chunks: Chunk[] = [
-      makeChunk("policy-0", [p1!.text, p2!.text, p3!.text].join("\n\n"), {
-        sourceId: "policy.pdf",
-        filename: "policy.pdf",
-        fileId: "policy",
-        headingPath: ["Refund Policy"],
-        regions: [region(p1!, "e1"), region(p2!, "e2"), region(p3!, "e3")],
-      }),
-      makeChunk("policy-1", w!.text, { sourceId: "policy.pdf", filename: "policy.pdf", fileId: "policy", headingPath: ["Refund Policy"], regions: [region(w!, "e4")] }),
-      makeChunk("nofile", "Refunds for services have no page image at all.", { sourceId: "notes.txt", filename: "notes.txt", headingPath: [] }),
-    ];
+    const docs = join(dir.path, "docs");
+    mkdirSync(docs);
+    writeFileSync(join(docs, "policy.pdf"), pdf.bytes);
+    writeFileSync(join(docs, "notes.txt"), "Refunds for services have no page image at all.\n\nMarkup stays text: <b>bold</b> <img src=x onerror=alert(1)>\n");
+    const parser = new LocalParser({ assets: new DiskAssetStore({ directory: join(dir.path, "assets") }) });
     const store = new MemoryStore();
     const embeddings = new HashEmbeddings();
-    const vectors = await embeddings.embedDocuments(chunks.map((c) => c.embedText));
-    await store.upsert(chunks.map((c, i) => ({ ...c, vector: vectors[i]! })));
-    viewer = await startViewer({ store, embeddings, parser: renderer });
+    const report = await ingest({
+      sources: [docs],
+      store,
+      parser,
+      embeddings,
+      parseConfig: { capabilities: { pages: true, include_char_details: true } },
+    });
+    expect(report.failed).toEqual([]);
+    viewer = await startViewer({ store, embeddings, parser });
     browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
     page = await browser.context.newPage();
   });
@@ -109,9 +94,13 @@ describe.skipIf(missing("chromium", "pdftoppm"))("viewer end to end (headless Ch
   it("highlights the quoted words at their known position on the rendered page", async () => {
     await search("refunds accepted within thirty days");
     await expect(page.locator("#result-0 .r-file").textContent()).resolves.toBe("[1] policy.pdf");
-    await expect(page.locator("#result-0 .r-meta").textContent()).resolves.toBe("p. 1 · Refund Policy");
+    await expect(page.locator("#result-0 .r-meta").textContent()).resolves.toBe("pp. 1–2 · Refund Policy");
     await page.click("#result-0");
     await page.waitForSelector('#source[data-state="ready"]');
+    // The chunk runs over two pages: both rendered pages are shown, in order.
+    await expect(page.locator(".page").evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.page))).resolves.toEqual(["1", "2"]);
+    const widths = await page.locator(".page img").evaluateAll((els) => els.map((e) => (e as HTMLImageElement).naturalWidth));
+    expect(widths.every((w) => w > 0)).toBe(true);
     const imgBox = (await page.locator('.page[data-page="1"] img').boundingBox())!;
     const png = await page.screenshot();
     // Set VIEWER_SCREENSHOT=/tmp/x.png to look at what the test saw.
@@ -167,7 +156,13 @@ describe.skipIf(missing("chromium", "pdftoppm"))("viewer end to end (headless Ch
   });
 
   it("shows document text as text, never as markup", async () => {
-    await search("<img src=x onerror=alert(1)>");
-    expect(await page.locator("#results img").count()).toBe(0);
+    await search("markup stays text bold");
+    const i = (await page.locator("#results li .r-file").allTextContents()).findIndex((t) => t.includes("notes.txt"));
+    expect(i).toBeGreaterThanOrEqual(0);
+    await expect(page.locator(`#result-${i} .r-quote`).textContent()).resolves.toContain("<b>bold</b> <img src=x onerror=alert(1)>");
+    await page.click(`#result-${i}`);
+    await page.waitForSelector('#source[data-state="ready"]');
+    await expect(page.locator("#source .text-fallback").textContent()).resolves.toContain("<img src=x onerror=alert(1)>");
+    expect(await page.locator("#results img, #results b, #source .text-fallback img, #source .text-fallback b").count()).toBe(0);
   });
 });
