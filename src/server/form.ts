@@ -64,6 +64,8 @@ export function readForm(req: IncomingMessage, options: ReadFormOptions): Promis
     try {
       bb = busboy({
         headers: req.headers,
+        // Browsers and undici send UTF-8 filenames raw; busboy's default would read them as latin1.
+        defParamCharset: "utf8",
         limits: { fileSize: maxFileBytes, files: 1, fields: 32, fieldSize: maxFieldBytes, parts: 64 },
       });
     } catch {

@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { resolveInput, type FileUpload } from "../../src/client/input.js";
 import { multipartBody } from "../../src/client/multipart.js";
 
-async function collect(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+async function collect(body: AsyncIterable<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
   const parts: Buffer[] = [];
   for await (const c of body) parts.push(Buffer.from(c));
-  return Buffer.concat(parts);
+  return new Uint8Array(Buffer.concat(parts));
 }
 
 describe("multipartBody", () => {
