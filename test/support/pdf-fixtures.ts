@@ -210,3 +210,82 @@ export function column(paragraphs: string[], x: number, y: number, opts: { chars
   }
   return { texts, y };
 }
+
+/** A word as poppler's `pdftotext -bbox-layout` reports it (points, top-left origin). */
+export interface PopplerWord {
+  page: number;
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Block index on its page (poppler's own reading order). */
+  block: number;
+}
+
+/** Page sizes and words from poppler, the independent oracle. */
+export async function popplerWords(bytes: Uint8Array, password?: string): Promise<{ pages: { width: number; height: number }[]; words: PopplerWord[] }> {
+  const { execFileSync } = await import("node:child_process");
+  const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "poppler-"));
+  try {
+    const file = join(dir, "in.pdf");
+    writeFileSync(file, bytes);
+    const args = ["-bbox-layout", ...(password ? ["-upw", password] : []), file, "-"];
+    const html = execFileSync("pdftotext", args, { encoding: "utf8", maxBuffer: 1 << 28 });
+    const pages: { width: number; height: number }[] = [];
+    const words: PopplerWord[] = [];
+    const unescape = (s: string): string => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+    for (const pm of html.matchAll(/<page width="([\d.]+)" height="([\d.]+)">([\s\S]*?)<\/page>/g)) {
+      pages.push({ width: Number(pm[1]), height: Number(pm[2]) });
+      let block = -1;
+      for (const m of pm[3]!.matchAll(/<block |<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">([^<]*)<\/word>/g)) {
+        if (m[0] === "<block ") {
+          block++;
+          continue;
+        }
+        words.push({ page: pages.length, text: unescape(m[5]!), x0: Number(m[1]), y0: Number(m[2]), x1: Number(m[3]), y1: Number(m[4]), block });
+      }
+    }
+    return { pages, words };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Page count from `pdfinfo`. */
+export async function popplerPageCount(bytes: Uint8Array): Promise<number> {
+  const { execFileSync } = await import("node:child_process");
+  const out = execFileSync("pdfinfo", ["-"], { input: bytes, encoding: "utf8" });
+  return Number(/Pages:\s+(\d+)/.exec(out)?.[1]);
+}
+
+/** Converts an HTML file the test wrote into a PDF with LibreOffice (headless). */
+export async function sofficePdf(html: string, options: { password?: string; name?: string } = {}): Promise<Uint8Array> {
+  const { execFileSync } = await import("node:child_process");
+  const { mkdtempSync, writeFileSync, readFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "soffice-"));
+  try {
+    const name = options.name ?? "doc";
+    writeFileSync(join(dir, `${name}.html`), html);
+    const filter: Record<string, { type: string; value: string }> = { ExportBookmarks: { type: "boolean", value: "true" } };
+    if (options.password) {
+      filter.EncryptFile = { type: "boolean", value: "true" };
+      filter.DocumentOpenPassword = { type: "string", value: options.password };
+    }
+    // Open the HTML in Writer proper (not Writer/Web, which drops content) and export.
+    const target = `pdf:writer_pdf_Export:${JSON.stringify(filter)}`;
+    const args = [`-env:UserInstallation=file://${join(dir, "profile")}`, "--headless", "--infilter=HTML (StarWriter)", "--convert-to", target, "--outdir", dir, join(dir, `${name}.html`)];
+    execFileSync("soffice", args, {
+      stdio: "ignore",
+      timeout: 120_000,
+    });
+    return new Uint8Array(readFileSync(join(dir, `${name}.pdf`)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

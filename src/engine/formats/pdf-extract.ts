@@ -1,4 +1,4 @@
-import type { PlacedImage, RunChar, Segment, TextRun } from "../layout/index.js";
+import { charWeights, contentToFrame, dominantAngle, frameSize, isCjk, type Frame, type PlacedImage, type RunChar, type Segment, type TextRun } from "../layout/index.js";
 import { fontStyle, type FontStyle } from "./pdf-fonts.js";
 import type { PdfPage } from "./pdf-load.js";
 import type { RawImage } from "./pdf-png.js";
@@ -64,8 +64,11 @@ const mul = (m: Matrix, n: ArrayLike<number>): Matrix => [
 
 /** What {@link extractPage} returns. */
 export interface ExtractedPage {
+  /** Size of the layout frame (display size, swapped when text runs sideways). */
   width: number;
   height: number;
+  /** The reading frame: display size and dominant text direction. */
+  frame: Frame;
   /** Page rotation in degrees (0, 90, 180, 270). */
   rotate: number;
   runs: TextRun[];
@@ -102,7 +105,6 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
 
   const runs: TextRun[] = [];
   let textChars = 0;
-  const sizes: number[] = [];
   for (const item of text.items) {
     if (!("str" in item)) continue;
     const str = item.str;
@@ -113,8 +115,9 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
     const fs = Math.hypot(tx[2], tx[3]) || Math.hypot(tx[0], tx[1]);
     if (!(fs > 0)) continue;
     const style = styles[item.fontName] ?? {};
-    const asc = clamp(style.ascent ?? 0.8, 0.6, 1);
-    const desc = clamp(style.descent ?? -0.2, -0.35, 0);
+    // Some fonts report no metrics (NaN): fall back to typical Latin proportions.
+    const asc = Number.isFinite(style.ascent) ? clamp(style.ascent!, 0.6, 1) : 0.8;
+    const desc = Number.isFinite(style.descent) ? clamp(style.descent!, -0.35, 0) : -0.2;
     // Text space units along the baseline: item.width is in user space.
     const scale = Math.hypot(t[0]!, t[1]!) || 1;
     const wu = item.width / scale;
@@ -149,14 +152,10 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
       font = lookupFont(page, item.fontName);
       fonts.set(item.fontName, font);
     }
-    const run: TextRun = { text: str, x0, y0, x1, y1, fontSize: fs, angle, bold: font.bold, italic: font.italic, mono: font.mono, math: font.math };
-    if (chars) run.chars = spreadChars(str, x0, x1, angle === 0);
+    // CJK fonts are fixed-pitch too: monospace only means code for non-CJK text.
+    const mono = font.mono && !isCjk(str.trimStart()[0] ?? "");
+    const run: TextRun = { text: str, x0, y0, x1, y1, fontSize: fs, angle, bold: font.bold, italic: font.italic, mono, math: font.math };
     runs.push(run);
-    sizes.push(fs);
-  }
-  if (removeWatermark && sizes.length > 4) {
-    // Light text must also be large to count as a watermark; judge "large" per page.
-    sizes.sort((a, b) => a - b);
   }
   const images: ExtractedPage["images"] = [];
   for (const img of walked.images) {
@@ -168,7 +167,21 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
       images.push({ ...img.box, width: img.width, height: img.height, ref: img.ref });
     }
   }
-  return { width: viewport.width, height: viewport.height, rotate: page.rotate, runs, segments: walked.segments, images, textChars };
+  // Sideways text (rotated pages, landscape tables) is laid out in its own frame.
+  const frame: Frame = { angle: dominantAngle(runs), width: viewport.width, height: viewport.height };
+  const inFrame = contentToFrame(frame, runs, walked.segments, images);
+  if (chars) for (const r of inFrame.runs) r.chars = spreadChars(r.text, r.x0, r.x1, r.angle === 0);
+  const size = frameSize(frame);
+  return {
+    width: size.width,
+    height: size.height,
+    frame,
+    rotate: page.rotate,
+    runs: inFrame.runs,
+    segments: inFrame.segments,
+    images: inFrame.images as ExtractedPage["images"],
+    textChars,
+  };
 }
 
 const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
@@ -193,24 +206,13 @@ function isWatermark(angle: number, fs: number, x: number, y: number, light: rea
   return false;
 }
 
-const NARROW = new Set([..."iljIft.,:;'|!()[] `"]);
-const WIDE = new Set([..."mwMW@%"]);
-
 /**
  * Glyph boxes along a run. pdfjs' text layer gives the run's extent, not each glyph's
- * advance, so the width is shared out by a width class per character (narrow, normal,
- * wide, full-width CJK); the ends of the run are exact.
+ * advance, so the width is shared out by width class (`charWeights`).
  */
 function spreadChars(str: string, x0: number, x1: number, horizontal: boolean): RunChar[] {
   const chars = [...str];
-  const weights = chars.map((c) => {
-    const code = c.codePointAt(0)!;
-    if (code >= 0x2e80) return 1;
-    if (NARROW.has(c)) return 0.3;
-    if (WIDE.has(c)) return 0.85;
-    if (c >= "A" && c <= "Z") return 0.68;
-    return 0.52;
-  });
+  const weights = charWeights(chars);
   const total = weights.reduce((a, b) => a + b, 0) || 1;
   const out: RunChar[] = [];
   let x = x0;

@@ -81,12 +81,12 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
         if (DocParseError.isInstance(cause) && (cause.code === LocalErrorCode.Timeout || cause.code === LocalErrorCode.Aborted)) throw cause;
         // One broken page does not sink the document: report it (50207 upstream).
         failedPages.push(n);
-        pages.push({ number: n, width: 0, height: 0, dpi, status: "Failed" });
         continue;
       }
       layouts.push(layout);
       const k = dpi / 72;
-      pages.push({ number: n, width: Math.round(layout.width * k), height: Math.round(layout.height * k), dpi, angle: layout.rotate, status: "Success" });
+      const display = layout.frame ?? layout;
+      pages.push({ number: n, width: Math.round(display.width * k), height: Math.round(display.height * k), dpi, angle: layout.rotate, status: "Success" });
     }
     if (numbers.length > 0 && failedPages.length === numbers.length) {
       throw new DocParseError(40422, `No page of the PDF could be read (${failedPages.length} failed)`);
@@ -122,12 +122,18 @@ async function readPage(
       imagePixels: caps.include_image_data,
     });
     let runs = extracted.runs;
+    let frame = extracted.frame;
+    let { width, height } = extracted;
     const scanned = extracted.textChars < SCAN_TEXT_CHARS && extracted.images.length > 0;
-    if ((ctx.parseMode === "scan" || scanned) && ctx.parseMode !== "lite") {
+    const ocr = (ctx.parseMode === "scan" || scanned) && ctx.parseMode !== "lite";
+    if (ocr) {
+      // OCR sees the rendered page: display space, no turned frame.
       runs = await ocrPageRuns(doc, page, ctx.signal);
+      frame = { angle: 0, width: frame.width, height: frame.height };
+      [width, height] = [frame.width, frame.height];
     }
-    const images = ctx.parseMode === "scan" || scanned ? [] : extracted.images;
-    const blocks = layoutPage({ width: extracted.width, height: extracted.height, runs, segments: extracted.segments, images }, { chars: caps.include_char_details });
+    const images = ocr ? [] : extracted.images;
+    const blocks = layoutPage({ width, height, runs, segments: ocr ? [] : extracted.segments, images }, { chars: caps.include_char_details });
     if (caps.include_image_data) {
       for (const b of blocks) {
         const img = b.image as (PlacedImage & { raw?: RawImage }) | undefined;
@@ -139,7 +145,7 @@ async function readPage(
         delete img.raw;
       }
     }
-    return { number: n, width: extracted.width, height: extracted.height, rotate: extracted.rotate, blocks };
+    return { number: n, width, height, frame, rotate: extracted.rotate, blocks };
   } catch (cause) {
     throw pdfError(cause, n);
   } finally {

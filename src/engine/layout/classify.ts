@@ -3,9 +3,9 @@ import { distinct } from "./segments.js";
 import type { Block, BlockChar, InlineSpan, Line } from "./types.js";
 
 /** `Figure 3`, `Fig. 2:`, `图 1`: a figure caption. */
-export const FIGURE_CAPTION = /^(?:figure|fig\.|chart|exhibit|plate|图|圖)\s*[\dA-Z一二三四五六七八九十]+(?:[.\-–:：]\d+)*/i;
+export const FIGURE_CAPTION = /^(?:(?:[Ff]igure|FIGURE|[Ff]ig\.|FIG\.|Chart|Exhibit|Plate)\s*(?:\d+|[IVX]+\b|[A-Z]\b)|(?:图|圖)\s*[\d一二三四五六七八九十])/;
 /** `Table 2`, `表 3`: a table caption. */
-export const TABLE_CAPTION = /^(?:table|tab\.|表)\s*[\dA-Z一二三四五六七八九十IVX]+(?:[.\-–:：]\d+)*/i;
+export const TABLE_CAPTION = /^(?:(?:[Tt]able|TABLE|[Tt]ab\.)\s*(?:\d+|[IVX]+\b|[A-Z]\b)|表\s*[\d一二三四五六七八九十])/;
 
 /** Share of a block's characters in math fonts or math symbols. */
 function mathShare(lines: readonly Line[]): number {

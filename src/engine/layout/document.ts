@@ -1,12 +1,16 @@
 import { FIGURE_CAPTION, TABLE_CAPTION } from "./classify.js";
+import type { Frame } from "./frame.js";
 import { isCjk, type Block, type BlockKind } from "./types.js";
 
 /** One page after page-level layout: blocks already in reading order. */
 export interface PageLayout {
   /** 1-based page number. */
   number: number;
+  /** Size of the layout space (the frame's, when the page is read sideways). */
   width: number;
   height: number;
+  /** Set when the page was laid out in a turned frame; boxes map back through it. */
+  frame?: Frame;
   blocks: Block[];
 }
 

@@ -13,3 +13,4 @@ export { classifyBlocks, blockChars, inlineFormulas, FIGURE_CAPTION, TABLE_CAPTI
 export { layoutPage, tableText, type PageContent, type PageLayoutOptions } from "./page.js";
 export { finishDocument, type PageLayout, type OutlineEntry, type LaidElement, type DocumentOptions } from "./document.js";
 export { toDraftElements, normaliseBox, type ToDraftOptions } from "./to-draft.js";
+export { type Frame, frameSize, toFrame, fromFrame, dominantAngle, contentToFrame } from "./frame.js";

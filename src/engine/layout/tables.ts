@@ -1,6 +1,6 @@
 import { buildLines } from "./lines.js";
 import { distinct, mergeSegments, touches } from "./segments.js";
-import { isCjk, type GridCell, type GridTable, type Rect, type Segment, type TextRun } from "./types.js";
+import { isCjk, splitRunAt, type GridCell, type GridTable, type Rect, type Segment, type TextRun } from "./types.js";
 
 /** Tuning for {@link findTables}. */
 export interface TableOptions {
@@ -123,9 +123,17 @@ function gridTable(hs: Segment[], vs: Segment[], runs: readonly TextRun[], used:
     const cx = (run.x0 + run.x1) / 2;
     const cy = (run.y0 + run.y1) / 2;
     if (cx < box.x0 || cx > box.x1 || cy < box.y0 || cy > box.y1) continue;
-    const cell = cells.find((c) => cx >= c.x0 && cx <= c.x1 && cy >= c.y0 && cy <= c.y1);
-    if (!cell) continue;
-    cell.runs.push(run);
+    // Text merged across a column rule (formats join close words into one run).
+    let pieces = [run];
+    for (let c = 1; c < nCols; c++) {
+      const x = xs[c]!;
+      pieces = pieces.flatMap((p) => (p.angle === 0 && x > p.x0 + 1 && x < p.x1 - 1 ? splitRunAt(p, x) : [p]));
+    }
+    for (const piece of pieces) {
+      const px = (piece.x0 + piece.x1) / 2;
+      const cell = cells.find((c) => px >= c.x0 && px <= c.x1 && cy >= c.y0 && cy <= c.y1);
+      if (cell) cell.runs.push(piece);
+    }
     used.add(run);
   }
   return { ...box, rows: nRows, cols: nCols, cells: cells.map(finishCell) };

@@ -1,5 +1,6 @@
 import type { Box, DraftElement } from "../draft.js";
 import type { LaidElement, PageLayout } from "./document.js";
+import { fromFrame } from "./frame.js";
 import type { BlockKind, Rect } from "./types.js";
 
 const TYPE: Record<BlockKind, string> = {
@@ -31,12 +32,13 @@ export interface ToDraftOptions {
 }
 
 /** Turns laid-out blocks into the engine's draft elements (normalised boxes). */
-export function toDraftElements(laid: readonly LaidElement[], pages: readonly Pick<PageLayout, "number" | "width" | "height">[], options: ToDraftOptions = {}): DraftElement[] {
+export function toDraftElements(laid: readonly LaidElement[], pages: readonly Pick<PageLayout, "number" | "width" | "height" | "frame">[], options: ToDraftOptions = {}): DraftElement[] {
   const size = new Map(pages.map((p) => [p.number, p]));
   return laid.map((el) => {
     const b = el.block;
     const p = size.get(el.page)!;
-    const nb = (r: Rect): Box => normaliseBox(r, p.width, p.height);
+    const frame = p.frame;
+    const nb = frame && frame.angle !== 0 ? (r: Rect): Box => normaliseBox(fromFrame(r, frame), frame.width, frame.height) : (r: Rect): Box => normaliseBox(r, p.width, p.height);
     const out: DraftElement = { type: TYPE[b.kind], text: b.text, page: el.page, box: nb(b) };
     if (b.kind === "title" && b.headingLevel) out.headingLevel = b.headingLevel;
     if (b.kind === "list") out.listLevel = b.listLevel ?? 0;

@@ -174,3 +174,55 @@ const CJK = /[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\
 export function isCjk(ch: string): boolean {
   return CJK.test(ch);
 }
+
+const NARROW = new Set([..."iljIft.,:;'|!()[] `"]);
+const WIDE = new Set([..."mwMW@%"]);
+
+/**
+ * Relative advance widths of characters when a format gives only a run's extent:
+ * narrow, normal, wide, full-width (CJK). The ends of the run stay exact.
+ */
+export function charWeights(chars: readonly string[]): number[] {
+  return chars.map((c) => {
+    const code = c.codePointAt(0)!;
+    if (code >= 0x2e80) return 1;
+    if (NARROW.has(c)) return 0.3;
+    if (WIDE.has(c)) return 0.85;
+    if (c >= "A" && c <= "Z") return 0.68;
+    return 0.52;
+  });
+}
+
+/**
+ * Splits a horizontal run near `x` (at the closest space when there is one), for text a
+ * format merged across a table rule. Returns the run unchanged when no split fits.
+ */
+export function splitRunAt(run: TextRun, x: number): TextRun[] {
+  const chars = [...run.text];
+  const weights = charWeights(chars);
+  const total = weights.reduce((a, b) => a + b, 0) || 1;
+  const w = run.x1 - run.x0;
+  let pos = run.x0;
+  let best = -1;
+  let bestD = Infinity;
+  for (let i = 0; i < chars.length; i++) {
+    const next = pos + (w * weights[i]!) / total;
+    // Prefer cutting at a space: the cut lies between its two neighbours.
+    const d = Math.abs((chars[i] === " " ? (pos + next) / 2 : next) - x) - (chars[i] === " " ? w * 0.05 : 0);
+    if (i < chars.length - 1 && d < bestD) [best, bestD] = [i, d];
+    pos = next;
+  }
+  if (best < 0) return [run];
+  let xCut = run.x0;
+  for (let i = 0; i <= best; i++) xCut += (w * weights[i]!) / total;
+  const left = chars.slice(0, best + 1).join("").trimEnd();
+  const right = chars.slice(best + 1).join("").trimStart();
+  if (!left || !right) return [run];
+  const a: TextRun = { ...run, text: left, x1: Math.min(xCut, x - 0.5) };
+  const b: TextRun = { ...run, text: right, x0: Math.max(xCut, x + 0.5) };
+  if (run.chars) {
+    a.chars = run.chars.slice(0, best + 1);
+    b.chars = run.chars.slice(best + 1);
+  }
+  return [a, b];
+}

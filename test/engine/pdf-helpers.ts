@@ -1,0 +1,30 @@
+import type { DraftDocument, DraftElement, FormatContext } from "../../src/engine/draft.js";
+import { pdfFormat } from "../../src/engine/formats/pdf.js";
+import { resolveLimits } from "../../src/engine/limits.js";
+import { parsePageRange, resolveCapabilities, type Capabilities, type PageSpan, type ParseMode } from "../../src/wire/index.js";
+
+/** Runs the PDF handler directly, with the defaults LocalParser would use. */
+export function parsePdf(
+  bytes: Uint8Array,
+  options: { capabilities?: Capabilities; pageRange?: string; password?: string; parseMode?: ParseMode; limits?: Parameters<typeof resolveLimits>[0]; signal?: AbortSignal } = {},
+): Promise<DraftDocument> {
+  const config = { capabilities: options.capabilities ?? {} };
+  const ctx: FormatContext = {
+    config,
+    capabilities: resolveCapabilities(config),
+    parseMode: options.parseMode ?? "auto",
+    limits: resolveLimits(options.limits),
+  };
+  if (options.pageRange) ctx.pageRange = parsePageRange(options.pageRange) as PageSpan[];
+  if (options.password !== undefined) ctx.password = options.password;
+  if (options.signal) ctx.signal = options.signal;
+  return pdfFormat.parse(bytes, ctx);
+}
+
+/** Elements of a type. */
+export const ofType = (doc: DraftDocument, type: string): DraftElement[] => doc.elements.filter((e) => e.type === type);
+
+/** Whether box `outer` contains `inner` within `tol` (fractions of the page). */
+export function boxContains(outer: NonNullable<DraftElement["box"]>, inner: { x0: number; y0: number; x1: number; y1: number }, tol = 0.006): boolean {
+  return inner.x0 >= outer.x0 - tol && inner.y0 >= outer.y0 - tol && inner.x1 <= outer.x1 + tol && inner.y1 <= outer.y1 + tol;
+}
