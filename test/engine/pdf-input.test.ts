@@ -1,0 +1,148 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { DocParseError } from "../../src/errors.js";
+import { pdfFormat } from "../../src/engine/formats/pdf.js";
+import { buildPdf, column, popplerWords, prose, sofficePdf } from "../support/pdf-fixtures.js";
+import { missing } from "../support/system.js";
+import { boxContains, ofType, parsePdf } from "./pdf-helpers.js";
+
+async function codeOf(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (e) {
+    expect(DocParseError.isInstance(e), String(e)).toBe(true);
+    return (e as DocParseError).code;
+  }
+  return "no error";
+}
+
+describe("pdf: bad input", () => {
+  it("refuses corrupt and truncated files with 40422", async () => {
+    const good = await buildPdf([{ texts: [{ text: "Hello", x: 72, y: 72 }] }]);
+    expect(await codeOf(parsePdf(new TextEncoder().encode("%PDF-1.7\nthis is not a pdf at all")))).toBe(40422);
+    expect(await codeOf(parsePdf(good.slice(0, Math.floor(good.length / 3))))).toBe(40422);
+    expect(await codeOf(parsePdf(new Uint8Array(0)))).toBe(40422);
+  });
+
+  it("refuses a page_range beyond the document with 40424 and parses only the range asked", async () => {
+    const bytes = await buildPdf([1, 2, 3, 4].map((n) => ({ texts: [{ text: `Text of page ${n}`, x: 72, y: 300 }] })));
+    expect(await codeOf(parsePdf(bytes, { pageRange: "5-6" }))).toBe(40424);
+    expect(await codeOf(parsePdf(bytes, { pageRange: "1,9" }))).toBe(40424);
+    const part = await parsePdf(bytes, { pageRange: "2,4" });
+    expect(part.pageCount).toBe(4);
+    expect(part.pages.map((p) => p.number)).toEqual([2, 4]);
+    expect(part.elements.map((e) => [e.page, e.text])).toEqual([
+      [2, "Text of page 2"],
+      [4, "Text of page 4"],
+    ]);
+  });
+
+  it("bounds the page count and the time", async () => {
+    const bytes = await buildPdf([1, 2, 3].map(() => ({ texts: [{ text: "x", x: 72, y: 72 }] })));
+    expect(await codeOf(parsePdf(bytes, { limits: { maxPages: 2 } }))).toBe("DOCPARSE_LIMIT_EXCEEDED");
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(await codeOf(parsePdf(bytes, { signal: aborted.signal }))).toBe("DOCPARSE_ABORTED");
+  });
+
+  it("does not detach the caller's bytes", async () => {
+    const bytes = await buildPdf([{ texts: [{ text: "Twice", x: 72, y: 72 }] }]);
+    await parsePdf(bytes);
+    const again = await parsePdf(bytes);
+    expect(again.elements[0]!.text).toBe("Twice");
+  });
+});
+
+describe.skipIf(missing("soffice", "pdftotext"))("pdf: documents made by LibreOffice", () => {
+  let plain: Uint8Array;
+  let locked: Uint8Array;
+  beforeAll(async () => {
+    const html = `<html><head><meta charset="utf-8"></head><body>
+<h1>年度报告 Annual Report</h1>
+<p>本报告介绍了公司全年的经营情况和财务数据，供股东参考。</p>
+<h2>第一章 经营概况</h2>
+<p>公司今年的收入增长明显，主要来自新产品的销售。</p>
+<h2>Second Chapter</h2>
+<p>Revenue grew in every region during the year, led by the new product line.</p>
+<table border="1" cellspacing="0" cellpadding="4"><tr><th>地区</th><th>收入</th></tr><tr><td>华东</td><td>120</td></tr><tr><td>华南</td><td>95</td></tr></table>
+</body></html>`;
+    plain = await sofficePdf(html);
+    locked = await sofficePdf(html, { password: "s3cret" });
+  }, 120_000);
+
+  it("extracts Chinese text without inserted spaces and finds headings from the outline", async () => {
+    const doc = await parsePdf(plain);
+    const texts = doc.elements.map((e) => e.text);
+    expect(texts).toContain("本报告介绍了公司全年的经营情况和财务数据，供股东参考。");
+    expect(ofType(doc, "Title").map((e) => [e.text, e.headingLevel])).toEqual([
+      ["年度报告 Annual Report", 1],
+      ["第一章 经营概况", 2],
+      ["Second Chapter", 2],
+    ]);
+    const [table] = ofType(doc, "Table");
+    expect(table!.table!.cells.map((c) => c.text)).toEqual(["地区", "收入", "华东", "120", "华南", "95"]);
+  });
+
+  it("covers every poppler word", async () => {
+    const doc = await parsePdf(plain);
+    const oracle = await popplerWords(plain);
+    for (const w of oracle.words) {
+      const size = oracle.pages[w.page - 1]!;
+      const box = { x0: w.x0 / size.width, y0: w.y0 / size.height, x1: w.x1 / size.width, y1: w.y1 / size.height };
+      const hit = doc.elements.some((e) => e.page === w.page && e.box && boxContains(e.box, box, 0.01) && e.text.replace(/\s/g, "").includes(w.text));
+      expect(hit, `word ${w.text}`).toBe(true);
+    }
+  });
+
+  it("answers 40423 without or with a wrong password, and parses with the right one", async () => {
+    expect(await codeOf(parsePdf(locked))).toBe(40423);
+    expect(await codeOf(parsePdf(locked, { password: "wrong" }))).toBe(40423);
+    const doc = await parsePdf(locked, { password: "s3cret" });
+    expect(doc.elements.some((e) => e.text === "Second Chapter")).toBe(true);
+    expect(await codeOf(pdfFormat.renderPage!(locked, 1, { dpi: 72 }))).toBe(40423);
+  });
+});
+
+describe("pdf: renderPage", () => {
+  it("renders a page to PNG at the asked dpi, rotation applied", async () => {
+    const bytes = await buildPdf([{ texts: [{ text: "Render me", x: 72, y: 72, size: 20 }] }, { rotation: 90, texts: [{ text: "Sideways", x: 72, y: 72 }] }]);
+    const png = await pdfFormat.renderPage!(bytes, 1, { dpi: 72 });
+    const view = new DataView(png.buffer, png.byteOffset);
+    expect(view.getUint32(0)).toBe(0x89504e47);
+    expect([view.getUint32(16), view.getUint32(20)]).toEqual([612, 792]);
+    const rotated = await pdfFormat.renderPage!(bytes, 2, { dpi: 36 });
+    const rv = new DataView(rotated.buffer, rotated.byteOffset);
+    expect([rv.getUint32(16), rv.getUint32(20)]).toEqual([396, 306]);
+    expect(await codeOf(pdfFormat.renderPage!(bytes, 3, { dpi: 72 }))).toBe(40424);
+  });
+});
+
+describe("pdf: through LocalParser", () => {
+  it("assembles the full element tree: ids, hierarchy, title tree, pages", async () => {
+    const { LocalParser } = await import("../../src/engine/local-parser.js");
+    const { MemoryAssetStore } = await import("../../src/engine/assets.js");
+    const { expectConsistentResult } = await import("./check-result.js");
+    const bytes = await buildPdf([
+      {
+        texts: [
+          { text: "Field Guide", x: 72, y: 60, size: 24, font: "bold" },
+          { text: "Birds", x: 72, y: 110, size: 16, font: "bold" },
+          ...column([prose(1, 50)], 72, 140).texts,
+          { text: "Trees", x: 72, y: 240, size: 16, font: "bold" },
+          ...column([prose(2, 50)], 72, 270).texts,
+        ],
+      },
+    ]);
+    const parser = new LocalParser({ assets: new MemoryAssetStore() });
+    const result = await parser.parse(bytes, { filename: "guide.pdf", config: { capabilities: { pages: true, title_tree: true } } });
+    expectConsistentResult(result);
+    expect(result.metadata.filetype).toBe("application/pdf");
+    expect(result.elements.map((e) => e.type)).toEqual(["Title", "Title", "NarrativeText", "Title", "NarrativeText"]);
+    const [top, birds, p1] = result.elements;
+    expect(birds!.metadata?.parent_id).toBe(top!.element_id);
+    expect(p1!.metadata?.parent_id).toBe(birds!.element_id);
+    expect(result.title_tree?.[0]?.children?.map((c) => c.title)).toEqual(["Birds", "Trees"]);
+    expect(result.pages?.[0]).toMatchObject({ page_number: 1, page_width: 1224, page_height: 1584, dpi: 144, status: "Success" });
+    const image = await parser.pageImage(result.file_id, 1);
+    expect(image?.mimeType).toBe("image/png");
+  });
+});
