@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { PDFDocument } from "pdf-lib";
+import { pdfFormat } from "../../src/engine/formats/pdf.js";
+import { buildPdf } from "../support/pdf-fixtures.js";
+import { parsePdf } from "./pdf-helpers.js";
+
+/** A "scanned" PDF: a page rendered to an image and placed as the whole page, no text layer. */
+async function scannedPdf(): Promise<Uint8Array> {
+  const source = await buildPdf([
+    {
+      texts: [
+        { text: "Scanned Invoice", x: 72, y: 80, size: 28, font: "bold" },
+        { text: "Total amount due today", x: 72, y: 160, size: 18 },
+      ],
+    },
+  ]);
+  const png = await pdfFormat.renderPage!(source, 1, { dpi: 150 });
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([612, 792]);
+  const image = await doc.embedPng(png);
+  page.drawImage(image, { x: 0, y: 0, width: 612, height: 792 });
+  return doc.save();
+}
+
+describe("pdf: scanned pages", () => {
+  it("OCRs a page without a text layer, with character confidence and candidates", async () => {
+    const doc = await parsePdf(await scannedPdf(), { capabilities: { include_char_details: true } });
+    const text = doc.elements.map((e) => e.text).join("\n");
+    expect(text).toContain("Scanned Invoice");
+    expect(text).toContain("Total amount due today");
+    // The scan itself is not reported as an Image element: its text is the content.
+    expect(doc.elements.some((e) => e.type === "Image")).toBe(false);
+    const heading = doc.elements.find((e) => e.text.includes("Scanned Invoice"))!;
+    expect(heading.box!.x0).toBeCloseTo(72 / 612, 1);
+    expect(heading.box!.y0).toBeCloseTo(80 / 792, 1);
+    const chars = heading.chars!;
+    expect(chars.length).toBeGreaterThan(10);
+    for (const c of chars.filter((c) => c.text.trim())) {
+      expect(c.confidence).toBeGreaterThan(0);
+      expect(c.confidence).toBeLessThanOrEqual(1);
+      expect(Array.isArray(c.candidates)).toBe(true);
+    }
+  }, 120_000);
+
+  it('OCRs a page with a text layer under parse_mode "scan"', async () => {
+    const bytes = await buildPdf([{ texts: [{ text: "Layer text here", x: 72, y: 80, size: 26 }] }]);
+    const doc = await parsePdf(bytes, { parseMode: "scan", capabilities: { include_char_details: true } });
+    expect(doc.elements.map((e) => e.text)).toEqual(["Layer text here"]);
+    expect(doc.elements[0]!.chars!.some((c) => c.confidence < 1)).toBe(true);
+  }, 120_000);
+});
