@@ -66,13 +66,16 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
   let pages: PageInfo[];
   let pageCount: number;
   if (estimated) {
-    const flow = flowLayout(draft.elements, { chars: caps.include_char_details });
-    pageCount = flow.pageCount;
+    const fixed = draft.fixedPages === true;
+    const flow = flowLayout(draft.elements, { chars: caps.include_char_details, fixedPages: fixed });
+    pageCount = fixed ? Math.max(draft.pageCount, flow.pageCount) : flow.pageCount;
     checkRange(range, pageCount);
     laid = flow.elements.filter((l) => inPageRange(range, l.element.page));
     pages = [];
     for (let n = 1; n <= pageCount; n++) {
-      if (inPageRange(range, n)) pages.push({ number: n, width: FLOW_PAGE.width, height: FLOW_PAGE.height, dpi: FLOW_PAGE.dpi, angle: 0, status: "Success" });
+      if (!inPageRange(range, n)) continue;
+      const size = flow.pageSizes.get(n) ?? FLOW_PAGE;
+      pages.push({ number: n, width: size.width, height: size.height, dpi: FLOW_PAGE.dpi, angle: 0, status: "Success" });
     }
   } else {
     pageCount = draft.pageCount;
@@ -209,10 +212,14 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
     return wire;
   });
 
+  // A continuation joins the previous block only when nothing but page furniture
+  // (running headers, footers, page numbers) stands between them.
+  let previousContent = -1;
   const markdownItems: MarkdownItem[] = laid.map((l, i) => {
     const item: MarkdownItem = { element: l.element };
-    if (l.continues !== undefined && l.continues === i - 1) item.continues = true;
-    else if (l.element.continuationOf !== undefined && lastPiece.get(l.element.continuationOf) === i - 1) item.continues = true;
+    const continued = l.continues ?? (l.element.continuationOf !== undefined ? lastPiece.get(l.element.continuationOf) : undefined);
+    if (continued !== undefined && continued === previousContent) item.continues = true;
+    if (!FURNITURE.has(l.element.type)) previousContent = i;
     const url = imageUrls.get(i);
     if (url) item.imageUrl = url;
     return item;
@@ -256,6 +263,8 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
   result.summary = { duration_ms: Math.max(0, Math.round(options.durationMs ?? 0)) };
   return { result, assets, partial: (draft.failedPages?.length ?? 0) > 0 };
 }
+
+const FURNITURE = new Set(["Header", "Footer", "PageNumber", "PageBreak"]);
 
 function checkRange(range: readonly PageSpan[] | undefined, pageCount: number): void {
   if (!range) return;

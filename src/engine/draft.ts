@@ -121,6 +121,14 @@ export interface DraftDocument {
   /** True when geometry is estimated (no real pages); boxes get `coordinates_estimated`. */
   estimatedLayout?: boolean;
   /**
+   * With an estimated layout: true when the handler's page numbers are final (one page
+   * per sheet): each page is laid out on its own and grows taller instead of
+   * overflowing, and the handler applies page_range. False (default): the assembler
+   * paginates onto A4 pages, a change of page number acting as a hard page break (Word
+   * page breaks), and applies page_range to the pages it made.
+   */
+  fixedPages?: boolean;
+  /**
    * Extra document metadata members for the result's `metadata` (e.g. `encoding` of a
    * text file). Never overrides `filename`, `filetype` or `page_count`.
    */

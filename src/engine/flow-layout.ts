@@ -29,11 +29,16 @@ export interface LaidElement {
 export interface FlowLayoutOptions {
   /** Compute per-character boxes (for `include_char_details`). @default false */
   chars?: boolean;
+  /** Keep the handler's page numbers; pages grow instead of overflowing. @default false */
+  fixedPages?: boolean;
 }
 
 export interface FlowLayoutResult {
   elements: LaidElement[];
+  /** Highest page number used (flowing: pages are 1..pageCount). */
   pageCount: number;
+  /** Pixel size of each page used (A4 at 144 dpi, taller for grown fixed pages). */
+  pageSizes: Map<number, { width: number; height: number }>;
 }
 
 interface Font {
@@ -125,25 +130,50 @@ export function wrapText(text: string, maxWidth: number, fontPx: number, mono = 
   return lines;
 }
 
-/** Lays the elements out on A4 pages. Elements keep their order; pages start at 1. */
+/**
+ * Lays the elements out on A4-wide pages. Elements keep their order.
+ *
+ * - Flowing (default): pages start at 1; a handler's page change (a hard page break in
+ *   a Word file) starts a new page; content that does not fit flows onto new pages.
+ * - `fixedPages`: the handler's page numbers are final (one page per sheet): each page
+ *   is laid out from its top and grows taller instead of overflowing.
+ */
 export function flowLayout(elements: readonly DraftElement[], options: FlowLayoutOptions = {}): FlowLayoutResult {
   const { width: W, height: H, margin: M } = FLOW_PAGE;
+  const fixed = options.fixedPages === true;
   const contentW = W - 2 * M;
-  const bottom = H - M;
+  const contentH = H - 2 * M;
+  const bottom = fixed ? Number.POSITIVE_INFINITY : H - M;
   const out: LaidElement[] = [];
-  let page = 1;
+  const computedChars = new WeakSet<DraftElement>();
+  const pageBottom = new Map<number, number>();
+  let page = fixed ? (elements[0]?.page ?? 1) : 1;
+  let sourcePage = elements[0]?.page ?? 1;
   let y: number = M;
   const atTop = () => y === M;
   const newPage = () => {
     page++;
     y = M;
   };
-  const box = (x0: number, y0: number, x1: number, y1: number): Box => ({ x0: x0 / W, y0: y0 / H, x1: Math.min(x1, W) / W, y1: Math.min(y1, H) / H });
+  // Pixel boxes while laying out; fractions of each page's final size at the end.
+  const box = (x0: number, y0: number, x1: number, y1: number): Box => {
+    pageBottom.set(page, Math.max(pageBottom.get(page) ?? 0, y1));
+    return { x0, y0, x1: Math.min(x1, W), y1 };
+  };
 
   elements.forEach((el, source) => {
+    if (fixed) {
+      if (el.page !== page) {
+        page = el.page;
+        y = M;
+      }
+    } else if (el.page > sourcePage) {
+      sourcePage = el.page;
+      if (!atTop()) newPage();
+    }
     if (el.type === "PageBreak") {
       out.push({ element: { ...el, page, box: box(M, y, M, y) }, source });
-      if (!atTop()) newPage();
+      if (!atTop() && !fixed) newPage();
       return;
     }
     if (el.type === "Table" && el.table && el.table.rows > 0 && el.table.cols > 0) {
@@ -156,9 +186,9 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
       // Images keep their aspect ratio, at most the content width and half a page tall.
       let w = iw > 0 ? Math.min(contentW, iw) : contentW / 2;
       let h = iw > 0 && ih > 0 ? (w * ih) / iw : 300;
-      if (h > (bottom - M) / 2) {
-        w = (w * ((bottom - M) / 2)) / h;
-        h = (bottom - M) / 2;
+      if (h > contentH / 2) {
+        w = (w * (contentH / 2)) / h;
+        h = contentH / 2;
       }
       if (y + h > bottom && !atTop()) newPage();
       out.push({ element: { ...el, page, box: box(M, y, M + w, y + h) }, source });
@@ -197,7 +227,10 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
       const y1 = y + take * font.lineHeight;
       const laid: DraftElement = { ...el, text, page, box: box(left, y0, left + maxLine, y1) };
       if (!isWhole) delete laid.chars;
-      if (options.chars) laid.chars = charBoxes(el.text, piece, isWhole ? 0 : startChar, text, left, y0, font, box);
+      if (options.chars) {
+        laid.chars = charBoxes(el.text, piece, isWhole ? 0 : startChar, text, left, y0, font, box);
+        computedChars.add(laid);
+      }
       const entry: LaidElement = { element: laid, source };
       if (previous !== undefined) entry.continues = previous;
       out.push(entry);
@@ -270,7 +303,29 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
     y += TABLE.after;
   }
 
-  return { elements: out, pageCount: page };
+  // Page sizes: A4, or taller where a fixed page's content runs past the bottom margin.
+  const pages = new Map<number, { width: number; height: number }>();
+  const heightOf = (n: number) => {
+    let size = pages.get(n);
+    if (!size) {
+      size = { width: W, height: Math.max(H, Math.ceil((pageBottom.get(n) ?? 0) + M)) };
+      pages.set(n, size);
+    }
+    return size.height;
+  };
+  const norm = (b: Box, n: number): Box => {
+    const h = heightOf(n);
+    return { x0: b.x0 / W, y0: b.y0 / h, x1: b.x1 / W, y1: Math.min(b.y1, h) / h };
+  };
+  for (const laid of out) {
+    const n = laid.element.page;
+    laid.element.box = norm(laid.element.box!, n);
+    if (laid.element.chars && computedChars.has(laid.element)) laid.element.chars = laid.element.chars.map((c) => ({ ...c, box: norm(c.box, n) }));
+    if (laid.cellBoxes) laid.cellBoxes = laid.cellBoxes.map((b) => norm(b, n));
+  }
+  const pageCount = fixed ? Math.max(0, ...out.map((l) => l.element.page)) : page;
+  for (let n = 1; n <= pageCount; n++) heightOf(n);
+  return { elements: out, pageCount, pageSizes: pages };
 }
 
 /** Rows [from, to) of a table, renumbered from 1; spans clipped; header rows only if included. */

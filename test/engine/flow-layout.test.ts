@@ -89,4 +89,29 @@ describe("flowLayout", () => {
     expect(chars.map((c) => c.text).join("")).toBe("ab 中文");
     expect(chars[4]!.box.x1 - chars[4]!.box.x0).toBeGreaterThan(chars[0]!.box.x1 - chars[0]!.box.x0);
   });
+
+  it("starts a new page where the handler's page number changes (a Word page break)", () => {
+    const { elements, pageCount } = flowLayout([p("a"), { ...p("b"), page: 2 }, { ...p("c"), page: 2 }]);
+    expect(pageCount).toBe(2);
+    expect(elements.map((e) => e.element.page)).toEqual([1, 2, 2]);
+  });
+
+  it("fixedPages keeps the handler's page numbers and grows a page instead of overflowing", () => {
+    const rows = 200;
+    const cells = Array.from({ length: rows }, (_, r) => ({ row: r + 1, col: 1, text: `r${r}` }));
+    const { elements, pageCount, pageSizes } = flowLayout(
+      [
+        { type: "Title", text: "Sheet1", page: 1, headingLevel: 1 },
+        { type: "Table", text: "", page: 1, table: { rows, cols: 1, cells } },
+        { type: "Title", text: "Sheet3", page: 3, headingLevel: 1 },
+      ],
+      { fixedPages: true },
+    );
+    expect(pageCount).toBe(3);
+    expect(elements.map((e) => e.element.page)).toEqual([1, 1, 3]);
+    expect(pageSizes.get(1)!.height).toBeGreaterThan(FLOW_PAGE.height * 3);
+    expect(pageSizes.get(3)!.height).toBe(FLOW_PAGE.height);
+    expect(elements[1]!.element.box!.y1).toBeLessThanOrEqual(1);
+    expect(elements[2]!.element.box!.y0).toBeCloseTo(FLOW_PAGE.margin / FLOW_PAGE.height);
+  });
 });
