@@ -94,7 +94,9 @@ export function parseCsvRows(text: string, delimiter: string, maxRows = Infinity
 async function parseCsv(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
   if (bytes.length === 0) throw new DocParseError(40422, "The file is empty");
   const options = officeOptions(ctx);
-  const text = normalizeText(decodeText(bytes).text);
+  if (ctx.pageRange && ctx.pageRange.some((s) => s.from > 1)) throw new DocParseError(40424, "page_range goes beyond the CSV's single page");
+  const { text: decoded, encoding } = decodeText(bytes);
+  const text = normalizeText(decoded);
   if (text.trim() === "") throw new DocParseError(40422, "The CSV file holds no data");
   const delimiter = /\.tsv$/i.test(ctx.filename ?? "") ? "\t" : sniffDelimiter(text);
   const parsed = parseCsvRows(text, delimiter, options.max_sheet_rows);
@@ -112,5 +114,8 @@ async function parseCsv(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
     pages: [],
     elements: [{ type: "Table", text: tableText(table), page: 1, table, metadata }],
     estimatedLayout: true,
+    // Like a sheet: one page that grows with the table.
+    fixedPages: true,
+    metadata: { encoding },
   };
 }

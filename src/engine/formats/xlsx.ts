@@ -57,7 +57,8 @@ export async function parseXlsx(bytes: Uint8Array, ctx: FormatContext): Promise<
     const table = sheetTable(ws, options.max_sheet_rows, options.max_sheet_cols);
     if (table) elements.push({ ...table, page });
   });
-  return { filetype: XLSX_MIME, pageCount, pages: [], elements, estimatedLayout: true };
+  // fixedPages: a sheet is a page; it grows instead of flowing onto the next sheet's page.
+  return { filetype: XLSX_MIME, pageCount, pages: [], elements, estimatedLayout: true, fixedPages: true };
 }
 
 interface Merge {
