@@ -133,8 +133,9 @@ export function wrapText(text: string, maxWidth: number, fontPx: number, mono = 
 /**
  * Lays the elements out on A4-wide pages. Elements keep their order.
  *
- * - Flowing (default): pages start at 1; a handler's page change (a hard page break in
- *   a Word file) starts a new page; content that does not fit flows onto new pages.
+ * - Flowing (default): a handler's page change (a hard page break in a Word file) starts
+ *   a new page, numbered as the handler says unless overflow already went past it;
+ *   content that does not fit flows onto new pages.
  * - `fixedPages`: the handler's page numbers are final (one page per sheet): each page
  *   is laid out from its top and grows taller instead of overflowing.
  */
@@ -147,7 +148,7 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
   const out: LaidElement[] = [];
   const computedChars = new WeakSet<DraftElement>();
   const pageBottom = new Map<number, number>();
-  let page = fixed ? (elements[0]?.page ?? 1) : 1;
+  let page = Math.max(1, elements[0]?.page ?? 1);
   let sourcePage = elements[0]?.page ?? 1;
   let y: number = M;
   const atTop = () => y === M;
@@ -168,8 +169,10 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
         y = M;
       }
     } else if (el.page > sourcePage) {
+      // A hard page break: keep the handler's number unless overflow already went past it.
       sourcePage = el.page;
-      if (!atTop()) newPage();
+      page = Math.max(atTop() ? page : page + 1, el.page);
+      y = M;
     }
     if (el.type === "PageBreak") {
       out.push({ element: { ...el, page, box: box(M, y, M, y) }, source });

@@ -94,6 +94,11 @@ describe("flowLayout", () => {
     const { elements, pageCount } = flowLayout([p("a"), { ...p("b"), page: 2 }, { ...p("c"), page: 2 }]);
     expect(pageCount).toBe(2);
     expect(elements.map((e) => e.element.page)).toEqual([1, 2, 2]);
+    // The handler's numbers survive when nothing overflowed (page_range applied by a handler).
+    expect(flowLayout([{ ...p("x"), page: 2 }, { ...p("y"), page: 4 }]).elements.map((e) => e.element.page)).toEqual([2, 4]);
+    // Overflow pushes later pages on.
+    const tall = { type: "CodeSnippet", text: Array.from({ length: 80 }, () => "line").join("\n"), page: 1 };
+    expect(flowLayout([tall, { ...p("z"), page: 2 }]).elements.map((e) => e.element.page)).toEqual([1, 2, 3]);
   });
 
   it("fixedPages keeps the handler's page numbers and grows a page instead of overflowing", () => {
