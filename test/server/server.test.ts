@@ -33,7 +33,7 @@ async function call(url: string, init: { method?: "GET" | "POST" | "PUT"; form?:
 function form(fields: Record<string, string> = {}, file?: { name: string; text: string | Uint8Array }): FormData {
   const f = new FormData();
   for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  if (file) f.append("file", new Blob([file.text]), file.name);
+  if (file) f.append("file", new Blob([typeof file.text === "string" ? file.text : new Uint8Array(file.text)]), file.name);
   return f;
 }
 
