@@ -35,7 +35,11 @@ const PATTERNS: { re: RegExp; rank: number; strong: boolean; kind: string }[] = 
 /** The heading pattern a line matches, if any (before the run/length checks). */
 export function headingCandidate(line: string): HeadingCandidate | undefined {
   const text = line.trim();
-  if (!text || !shortEnough(text) || SENTENCE_END.test(text)) return undefined;
+  if (!text || !shortEnough(text)) return undefined;
+  // A numbered question is a heading in FAQs ("一、如何添加指纹？", "3. How do I reset it?");
+  // any other sentence ending rules a line out.
+  const question = /[?？]$/.test(text);
+  if (SENTENCE_END.test(text) && !question) return undefined;
   for (const p of PATTERNS) if (p.re.test(text)) return { rank: p.rank, strong: p.strong, kind: p.kind };
   // Decimal numbering: "1 Introduction", "2.3 Methods", "4.1.2. Results". Multi-part
   // numbers are strong; a single number must be followed by a capital or CJK text.
@@ -47,8 +51,8 @@ export function headingCandidate(line: string): HeadingCandidate | undefined {
     if (/^\d/.test(rest)) return undefined;
     return { rank: 50 + 10 * (depth - 1), strong: depth > 1, kind: `decimal-${depth}` };
   }
-  // ALL CAPS lines ("INTRODUCTION", "TERMS AND CONDITIONS"): at least two letters, few words.
-  if (/^[\p{Lu}\d][\p{Lu}\d\s&'’\-–:,/()]*$/u.test(text) && (text.match(/\p{Lu}/gu)?.length ?? 0) >= 3 && text.split(/\s+/).length <= 8) {
+  // ALL CAPS lines ("INTRODUCTION", "TERMS AND CONDITIONS"): at least three capitals, few words.
+  if (!question && /^[\p{Lu}\d][\p{Lu}\d\s&'’\-–:,/()]*$/u.test(text) && (text.match(/\p{Lu}/gu)?.length ?? 0) >= 3 && text.split(/\s+/).length <= 8) {
     return { rank: 35, strong: false, kind: "caps" };
   }
   return undefined;

@@ -109,22 +109,27 @@ function classifyHeadings(blocks: Block[], documentStart: boolean): Map<number, 
     if (b.lines.length > 1 && !c.strong) return undefined;
     return c;
   });
-  // A run of two or more single-line blocks with the same weak pattern is a list
-  // ("1. Milk", blank, "2. Eggs"), not a series of empty sections.
+  // A run of two or more single-line blocks with the same weak numbering is a list
+  // ("1. Milk", blank, "2. Eggs"), not a series of empty sections. (ALL-CAPS lines in a
+  // row are a title over a section heading, not a list.)
   for (let i = 0; i < blocks.length; i++) {
     const c = candidates[i];
     if (!c) continue;
-    if (!c.strong) {
+    if (!c.strong && c.kind !== "caps") {
       const sameAsNext = candidates[i + 1]?.kind === c.kind && blocks[i + 1]!.lines.length === 1;
       const sameAsPrev = candidates[i - 1]?.kind === c.kind && blocks[i - 1]!.lines.length === 1;
       if (sameAsNext || sameAsPrev) continue;
     }
     out.set(i, c.rank);
   }
-  // A short first line standing alone above the text is the document's title.
+  // A short first line standing alone above the text is the document's title, also when
+  // it looks like a heading itself but a heading of the same or a higher rank follows at
+  // once ("USER MANUAL" over "GETTING STARTED").
   const first = blocks[0];
-  if (documentStart && first && !out.has(0) && first.lines.length === 1 && blocks.length > 1 && !listLine(first.lines[0]!) && documentTitleCandidate(first.lines[0]!)) {
-    out.set(0, 10);
+  if (documentStart && first && first.lines.length === 1 && blocks.length > 1 && !listLine(first.lines[0]!) && documentTitleCandidate(first.lines[0]!)) {
+    const own = out.get(0);
+    const next = out.get(1);
+    if (own === undefined || (next !== undefined && next <= own && !candidates[0]?.strong)) out.set(0, 10);
   }
   return out;
 }

@@ -62,6 +62,17 @@ describe("textToElements (English)", () => {
     ]);
   });
 
+  it("takes an ALL-CAPS first line over ALL-CAPS section headings for the document title", () => {
+    const els = summary("USER MANUAL\n\nGETTING STARTED\n\nPlug it in.\n\nCLEANING\n\nWipe it.");
+    expect(els).toEqual([
+      ["Title", "USER MANUAL", 1],
+      ["Title", "GETTING STARTED", 2],
+      ["NarrativeText", "Plug it in.", null],
+      ["Title", "CLEANING", 2],
+      ["NarrativeText", "Wipe it.", null],
+    ]);
+  });
+
   it("reads tab-separated and pipe tables", () => {
     const [tsv] = textToElements("Name\tAge\nAda\t36\nAlan\t41");
     expect(tsv!.type).toBe("Table");
@@ -121,6 +132,15 @@ describe("textToElements (Chinese)", () => {
       ["NarrativeText", "要求如下：", null],
       ["ListItem", "一、按时上班；", 0],
       ["ListItem", "二、认真工作；", 0],
+    ]);
+  });
+
+  it("takes numbered questions for headings (FAQ)", () => {
+    const els = summary("常见问题\n\n一、如何添加指纹？\n\n按下设置键。\n\n二、电池没电了怎么办？\n\n更换电池。");
+    expect(els.filter((e) => e[0] === "Title")).toEqual([
+      ["Title", "常见问题", 1],
+      ["Title", "一、如何添加指纹？", 2],
+      ["Title", "二、电池没电了怎么办？", 2],
     ]);
   });
 
