@@ -38,6 +38,8 @@ export interface IngestReport {
   aborted: boolean;
   /** Wall time of the run. */
   durationMs: number;
+  /** Embedding calls of this run: batches, texts, and how full the batches were (0..1). */
+  embedding?: { batches: number; texts: number; fill: number };
 }
 
 /** An empty report, for accumulating. */

@@ -109,6 +109,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
     }
     report.aborted = signal?.aborted ?? false;
     report.durationMs = performance.now() - started;
+    report.embedding = pipeline.batcher.stats;
     progress.change({ type: "done" });
     return report;
   } finally {
