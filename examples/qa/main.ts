@@ -1,7 +1,7 @@
 /**
  * Question answering with citations, end to end:
  *
- *   npx tsx examples/qa/main.ts "How long do I have to return a product?"
+ *   npx tsx examples/qa/main.ts "How many days do I have to get a refund?"
  *   npx tsx examples/qa/main.ts "退货运费谁承担？"
  *   npx tsx examples/qa/main.ts --store pglite://./qa-db --docs ./my-docs "question"
  *
@@ -29,7 +29,7 @@ const { values, positionals } = parseArgs({
     "no-ingest": { type: "boolean", default: false },
   },
 });
-const question = positionals.join(" ") || "How long do I have to return a product?";
+const question = positionals.join(" ") || "How many days do I have to get a refund?";
 
 const store = await openStore(values.store);
 const embeddings = new HashEmbeddings();

@@ -74,7 +74,8 @@ export async function buildCitation(
       regions.push(region(r.page, r.elementId, [...r.coordinates], sizes.get(`${chunk.id}\u0000${r.page}`), r.approximate === true));
     }
   }
-  const q = selectQuote(passage.text, query, options.quote);
+  const headings = passage.chunks.flatMap((c) => c.metadata.headingPath ?? []);
+  const q = selectQuote(passage.text, query, { ...options.quote, avoid: [...(options.quote?.avoid ?? []), ...headings] });
   const quoteRegions: CitationRegion[] = [];
   passage.chunks.forEach((chunk, i) => {
     const offset = passage.offsets[i]!;

@@ -8,7 +8,7 @@ import { buildCitation, toPassage } from "./build-citation.js";
 import type { Citation, PageSizeResolver } from "./citation.js";
 import { intersectRects, rectArea, rectOf } from "./highlight-geometry.js";
 import { maximalMarginalRelevance } from "./mmr.js";
-import type { SelectQuoteOptions } from "./select-quote.js";
+import { selectQuote, type SelectQuoteOptions } from "./select-quote.js";
 
 /** Metadata of a Document the retriever returns. Flat keys stay top-level for filters. */
 export interface CitedMetadata {
@@ -61,6 +61,13 @@ export interface CitationRetrieverOptions extends BaseRetrieverInput, CitationSe
   maxPassageChunks?: number;
   /** Drop hits whose boxes another, better hit already covers. @default true */
   dedup?: boolean;
+  /**
+   * Reorder the `fetchK` candidates by their best quote's score (share of the query's
+   * terms in one sentence), the store's rank breaking ties: exact word / CJK-bigram
+   * evidence sharpens weak embeddings such as the hash default. Not applied with MMR.
+   * @default true
+   */
+  rerank?: boolean;
   /** Page sizes for pixel boxes when chunk metadata lacks them. */
   pageSizes?: PageSizeResolver;
   /** Quote selection settings. */
@@ -78,6 +85,7 @@ export const CITATION_RETRIEVER_DEFAULTS = Object.freeze({
   window: 1,
   maxPassageChunks: 8,
   dedup: true,
+  rerank: true,
   maxQueryLength: 4000,
 });
 
@@ -110,6 +118,20 @@ export function isDuplicateHit(earlier: Chunk, later: Chunk): boolean {
       (x) => !x.approximate && x.page === r.page && x.elementId === r.elementId && rectArea(intersectRects(rectOf(x.coordinates), rr)) / area >= 0.9,
     );
   });
+}
+
+/**
+ * Reorders candidates by `quote coverage + 0.5 × (1 − storeRank / candidates)`: the share
+ * of the query's terms in a candidate's best sentence decides, the store's order breaks
+ * ties and keeps a strong vector hit ahead of a slightly better lexical one. (Plain RRF of
+ * the two rankings is too weak: two swapped lists always tie.)
+ */
+function rerankByQuote(hits: ScoredChunk[], query: string): ScoredChunk[] {
+  const n = hits.length;
+  return hits
+    .map((h, i) => ({ h, i, key: selectQuote(h.chunk.text, query, { avoid: h.chunk.metadata.headingPath ?? [] }).score + 0.5 * (1 - i / n) }))
+    .sort((a, b) => b.key - a.key || a.i - b.i)
+    .map((x) => x.h);
 }
 
 function mergeFilters(a: ChunkFilter | undefined, b: ChunkFilter | undefined): ChunkFilter | undefined {
@@ -153,6 +175,7 @@ export class CitationRetriever extends BaseRetriever<CitedMetadata> {
   readonly window: number;
   readonly maxPassageChunks: number;
   readonly dedup: boolean;
+  readonly rerank: boolean;
   readonly pageSizes: PageSizeResolver | undefined;
   readonly quote: SelectQuoteOptions | undefined;
   readonly maxQueryLength: number;
@@ -171,6 +194,7 @@ export class CitationRetriever extends BaseRetriever<CitedMetadata> {
       window = CITATION_RETRIEVER_DEFAULTS.window,
       maxPassageChunks = CITATION_RETRIEVER_DEFAULTS.maxPassageChunks,
       dedup = CITATION_RETRIEVER_DEFAULTS.dedup,
+      rerank = CITATION_RETRIEVER_DEFAULTS.rerank,
       pageSizes,
       quote,
       maxQueryLength = CITATION_RETRIEVER_DEFAULTS.maxQueryLength,
@@ -194,6 +218,7 @@ export class CitationRetriever extends BaseRetriever<CitedMetadata> {
     this.window = window;
     this.maxPassageChunks = maxPassageChunks;
     this.dedup = dedup;
+    this.rerank = rerank;
     this.pageSizes = pageSizes;
     this.quote = quote;
     this.maxQueryLength = maxQueryLength;
@@ -217,7 +242,7 @@ export class CitationRetriever extends BaseRetriever<CitedMetadata> {
     const fetchK = Math.max(this.fetchK ?? Math.max(4 * k, 20), k);
 
     const vector = await this.embeddings.embedQuery(query);
-    const raw = await this.store.query({ vector, k: useMmr || this.dedup ? fetchK : k, ...(this.hybrid ? { text: query } : {}), ...(filter ? { filter } : {}) });
+    const raw = await this.store.query({ vector, k: useMmr || this.dedup || this.rerank ? fetchK : k, ...(this.hybrid ? { text: query } : {}), ...(filter ? { filter } : {}) });
 
     let hits: ScoredChunk[] = [];
     for (const h of raw) {
@@ -233,6 +258,7 @@ export class CitationRetriever extends BaseRetriever<CitedMetadata> {
       const all = hits.map((h) => h.vector ?? vectors[j++]!);
       hits = maximalMarginalRelevance(vector, all, k, lambda).map((i) => hits[i]!);
     } else {
+      if (this.rerank) hits = rerankByQuote(hits, query);
       hits = hits.slice(0, k);
     }
 

@@ -15,6 +15,11 @@ export interface QuoteSpan {
 export interface SelectQuoteOptions {
   /** Most consecutive sentences joined into one quote. @default 2 */
   maxSentences?: number;
+  /**
+   * Sentences to quote only when nothing else matches, e.g. the chunk's heading titles
+   * (a heading repeats the query's topic but answers nothing). @default []
+   */
+  avoid?: readonly string[];
 }
 
 function termMatches(a: string, b: string): boolean {
@@ -44,16 +49,19 @@ function matched(queryTerms: readonly string[], sentenceTerms: ReadonlySet<strin
  * all, the first sentence is the quote (score 0). An empty text gives an empty quote.
  */
 export function selectQuote(text: string, query: string, options: SelectQuoteOptions = {}): QuoteSpan {
-  const { maxSentences = 2 } = options;
+  const { maxSentences = 2, avoid = [] } = options;
   const sentences = splitSentences(text);
   if (sentences.length === 0) return { text: "", start: 0, end: 0, score: 0 };
   const queryTerms = [...new Set(matchTerms(query))];
   const termSets = sentences.map((s) => new Set(matchTerms(s.text)));
-  const hits = termSets.map((t) => matched(queryTerms, t));
+  const avoided = new Set(avoid.map((a) => a.trim()).filter(Boolean));
+  const isAvoided = sentences.map((s) => avoided.has(s.text));
+  const hits = termSets.map((t, i) => (isAvoided[i] ? new Set<string>() : matched(queryTerms, t)));
   const total = Math.max(queryTerms.length, 1);
 
-  let best = 0;
-  for (let i = 1; i < sentences.length; i++) {
+  // With no match at all, the first sentence that is not avoided (or the first one).
+  let best = Math.max(0, isAvoided.indexOf(false));
+  for (let i = 0; i < sentences.length; i++) {
     const a = hits[i]!.size;
     const b = hits[best]!.size;
     // Tie: the denser (shorter) sentence is the sharper quote.

@@ -40,7 +40,7 @@ function corpus(): Chunk[] {
 describe("CitationRetriever defaults and options", () => {
   it("pins the defaults", async () => {
     const r = new CitationRetriever({ store: new MemoryStore(), embeddings });
-    expect({ k: r.k, hybrid: r.hybrid, mmr: r.mmr, expand: r.expand, window: r.window, maxPassageChunks: r.maxPassageChunks, dedup: r.dedup, maxQueryLength: r.maxQueryLength }).toEqual({
+    expect({ k: r.k, hybrid: r.hybrid, mmr: r.mmr, expand: r.expand, window: r.window, maxPassageChunks: r.maxPassageChunks, dedup: r.dedup, rerank: r.rerank, maxQueryLength: r.maxQueryLength }).toEqual({
       k: 4,
       hybrid: true,
       mmr: false,
@@ -48,9 +48,10 @@ describe("CitationRetriever defaults and options", () => {
       window: 1,
       maxPassageChunks: 8,
       dedup: true,
+      rerank: true,
       maxQueryLength: 4000,
     });
-    expect(CITATION_RETRIEVER_DEFAULTS).toEqual({ k: 4, hybrid: true, mmr: false, expand: "none", window: 1, maxPassageChunks: 8, dedup: true, maxQueryLength: 4000 });
+    expect(CITATION_RETRIEVER_DEFAULTS).toEqual({ k: 4, hybrid: true, mmr: false, expand: "none", window: 1, maxPassageChunks: 8, dedup: true, rerank: true, maxQueryLength: 4000 });
   });
 
   it("rejects bad options and queries with DocParseError", async () => {
@@ -193,6 +194,26 @@ describe("options.dedup", () => {
     expect(on.map((d) => d.id).sort()).toHaveLength(2);
     const off = await new CitationRetriever({ store, embeddings, k: 3, dedup: false }).invoke("shared sentence overlap");
     expect(off).toHaveLength(3);
+  });
+});
+
+describe("options.rerank", () => {
+  it("lifts the candidate whose sentence holds the query's words over a vector-only neighbour", async () => {
+    // A fake store that ranks a distractor first, as a weak embedding might.
+    const good = makeChunk("good", "Refunds are accepted within thirty days of purchase.");
+    const bad = makeChunk("bad", "Our stores open at nine and close at six every day.");
+    const store = {
+      capabilities: { listBySource: false, hybridSearch: false, transactional: false, manifest: false },
+      query: async () => [
+        { chunk: bad, score: 0.9 },
+        { chunk: good, score: 0.8 },
+      ],
+      getByIds: async () => [],
+    } as unknown as ConstructorParameters<typeof CitationRetriever>[0]["store"];
+    const on = await new CitationRetriever({ store, embeddings, k: 1 }).invoke("refund within thirty days");
+    expect(on[0]!.id).toBe("good");
+    const off = await new CitationRetriever({ store, embeddings, k: 1, rerank: false }).invoke("refund within thirty days");
+    expect(off[0]!.id).toBe("bad");
   });
 });
 

@@ -30,3 +30,12 @@ describe("selectQuote", () => {
     expect(selectQuote("", "x")).toEqual({ text: "", start: 0, end: 0, score: 0 });
   });
 });
+
+describe("options.avoid", () => {
+  it("quotes a heading only when nothing else matches", () => {
+    const text = "退货政策\n\n顾客可以在购买后三十天内申请退货。";
+    expect(selectQuote(text, "退货期限", { avoid: ["退货政策"] }).text).toBe("顾客可以在购买后三十天内申请退货。");
+    expect(selectQuote("Warranty\n\nEvery device has one.", "zebra", { avoid: ["Warranty"] }).text).toBe("Every device has one.");
+    expect(selectQuote("Warranty", "warranty", { avoid: ["Warranty"] }).text).toBe("Warranty");
+  });
+});
