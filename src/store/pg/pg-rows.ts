@@ -44,7 +44,7 @@ export function toColumns(records: readonly StoredChunk[]): unknown[][] {
       r.text,
       r.embedText ?? r.text,
       JSON.stringify(m),
-      `[${r.vector.join(",")}]`,
+      vectorText(r.vector),
       ftsText(r.embedText || r.text),
     ];
     values.forEach((v, i) => columns[i]!.push(v));
@@ -70,6 +70,14 @@ export function ftsQuery(text: string, maxTerms = 64): string | undefined {
 /** A Postgres array literal of text elements, every element quoted and escaped. */
 function arrayLiteral(values: readonly string[]): string {
   return `{${values.map((v) => `"${String(v).replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;
+}
+
+/**
+ * pgvector's input text for a vector. A plain join: rounding to float4 digits in JS
+ * would halve the text but measured twice as slow as the join it saves parsing for.
+ */
+export function vectorText(vector: readonly number[]): string {
+  return `[${vector.join(",")}]`;
 }
 
 /** A selected row back into a chunk (metadata from the exact JSON text we stored). */
