@@ -131,6 +131,27 @@ describe.skipIf(missing("chromium"))("viewer end to end (headless Chromium)", ()
     }
   });
 
+  it("scrolls to a quote on the second page of a multi-page citation", async () => {
+    await search("warranty claims handled by the manufacturer");
+    await page.click("#result-0");
+    await page.waitForSelector('#source[data-state="ready"]');
+    const imgBox = (await page.locator('.page[data-page="2"] img').boundingBox())!;
+    const png = await page.screenshot();
+    const shot = await decodePng(png);
+    const l = lines[4]!;
+    expect(l.page).toBe(2);
+    const x0 = imgBox.x + l.rect[0] * imgBox.width;
+    const y0 = imgBox.y + l.rect[1] * imgBox.height;
+    const x1 = imgBox.x + l.rect[2] * imgBox.width;
+    const y1 = imgBox.y + l.rect[3] * imgBox.height;
+    // Page 2 starts below the first screenful: it is visible only because of the scroll.
+    expect(y0).toBeGreaterThan(0);
+    expect(y1).toBeLessThan(shot.height);
+    const hit = sample(shot, x0 + 2, y0 + 2, x1 - 2, y1 - 2);
+    expect(hit.tinted).toBeGreaterThan(0.9);
+    expect(hit.ink).toBeGreaterThan(0.03);
+  });
+
   it("moves through results with the keyboard and opens one with Enter", async () => {
     await search("refunds");
     const count = await page.locator("#results li").count();
