@@ -52,10 +52,15 @@ export function buildTable(rows: GridCell[][], headerRows?: number): DraftTable 
 
 /** Plain table text as the wire describes it: cells of a row joined by spaces, rows by newlines. */
 export function tableText(table: DraftTable): string {
-  const lines: string[] = [];
-  for (let r = 1; r <= table.rows; r++) {
-    const row = table.cells.filter((c) => c.row === r && c.text.trim() !== "").map((c) => c.text.replace(/\s+/g, " ").trim());
-    lines.push(row.join(" "));
+  // One pass over the cells (they are sorted by row, then column): a 2000-row sheet must
+  // not cost rows × cells.
+  const lines: string[][] = Array.from({ length: table.rows }, () => []);
+  for (const c of table.cells) {
+    const t = c.text.replace(/\s+/g, " ").trim();
+    if (t !== "") lines[c.row - 1]?.push(t);
   }
-  return lines.join("\n").replace(/\n+$/, "");
+  return lines
+    .map((l) => l.join(" "))
+    .join("\n")
+    .replace(/\n+$/, "");
 }
