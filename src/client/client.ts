@@ -240,7 +240,7 @@ export class DocParseClient implements Parser {
     const file = call.upload?.file?.kind === "file" ? call.upload.file : undefined;
     const run = async (n: number): Promise<T> => {
       const headers = this.#headers(credentials);
-      let body: AsyncIterable<Uint8Array> | undefined;
+      let body: AsyncIterable<Uint8Array> | Uint8Array | undefined;
       if (call.upload) {
         const mp = multipartBody(call.upload.fields, file);
         headers["content-type"] = mp.contentType;

@@ -17,6 +17,8 @@ export interface FileUpload {
   readonly filename: string;
   /** Bytes, when known up front (paths, bytes, Blobs); streams have none. */
   readonly size?: number;
+  /** The bytes themselves when the input was already in memory (sent as one buffer). */
+  readonly bytes?: Uint8Array;
   /** Whether {@link open} can be called again for a retry (false for a Readable). */
   readonly replayable: boolean;
   /** A fresh stream of the bytes. */
@@ -59,7 +61,7 @@ export async function resolveInput(input: ParseInput, filename?: string): Promis
   }
   if (input instanceof Uint8Array) {
     const bytes = input;
-    return { kind: "file", filename: filename ?? DEFAULT_UPLOAD_NAME, size: bytes.byteLength, replayable: true, open: () => one(bytes) };
+    return { kind: "file", filename: filename ?? DEFAULT_UPLOAD_NAME, size: bytes.byteLength, bytes, replayable: true, open: () => one(bytes) };
   }
   if (typeof Blob !== "undefined" && input instanceof Blob) {
     const blob = input;

@@ -3,8 +3,11 @@ import type { FileUpload } from "./input.js";
 
 /** A multipart/form-data body ready for `undici.request`. */
 export interface MultipartBody {
-  /** Streams the parts; the file is pulled from its source as the socket drains. */
-  body: AsyncIterable<Uint8Array>;
+  /**
+   * Streams the parts, the file pulled from its source as the socket drains; or one
+   * buffer when the file was already in memory (a single socket write, measured faster).
+   */
+  body: AsyncIterable<Uint8Array> | Uint8Array;
   /** `multipart/form-data; boundary=...` */
   contentType: string;
   /** Total length when every part's size is known (lets the server bound the upload early). */
@@ -36,11 +39,14 @@ export function multipartBody(fields: ReadonlyArray<readonly [name: string, valu
   const tail = enc.encode(`${file ? "\r\n" : ""}--${boundary}--\r\n`);
   const out: MultipartBody = {
     contentType: `multipart/form-data; boundary=${boundary}`,
-    body: (async function* () {
-      yield head;
-      if (file) yield* file.open();
-      yield tail;
-    })(),
+    body:
+      !file || file.bytes
+        ? Buffer.concat(file?.bytes ? [head, file.bytes, tail] : [head, tail])
+        : (async function* () {
+            yield head;
+            yield* file.open();
+            yield tail;
+          })(),
   };
   if (!file) out.contentLength = head.byteLength + tail.byteLength;
   else if (file.size !== undefined) out.contentLength = head.byteLength + file.size + tail.byteLength;

@@ -7,7 +7,7 @@ export interface AttemptRequest {
   method: "GET" | "POST";
   url: URL;
   headers: Record<string, string>;
-  body?: AsyncIterable<Uint8Array>;
+  body?: AsyncIterable<Uint8Array> | Uint8Array;
   /** Time limit of the attempt, response body included. */
   timeoutMs: number;
   signal?: AbortSignal;
@@ -58,8 +58,8 @@ export async function attempt<T>(req: AttemptRequest, handle: (res: Dispatcher.R
     res = await request(req.url, {
       method: req.method,
       headers: req.headers,
-      // undici sends async iterables as a chunked/streamed body; its types only omit them.
-      body: (req.body ?? null) as Readable | null,
+      // undici streams async iterables (its types only omit them).
+      body: (req.body ?? null) as Readable | Uint8Array | null,
       signal: combined,
       // The attempt's own timer is the limit; undici's defaults (300 s) would only mask it.
       headersTimeout: req.timeoutMs,

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { resolveInput, type FileUpload } from "../../src/client/input.js";
 import { multipartBody } from "../../src/client/multipart.js";
 
-async function collect(body: AsyncIterable<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
+async function collect(body: AsyncIterable<Uint8Array> | Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+  if (body instanceof Uint8Array) return new Uint8Array(body);
   const parts: Buffer[] = [];
   for await (const c of body) parts.push(Buffer.from(c));
   return new Uint8Array(Buffer.concat(parts));
@@ -20,6 +21,11 @@ describe("multipartBody", () => {
     const f = form.get("file") as File;
     expect(await f.text()).toBe("héllo 世界");
     expect(f.name).toContain("we");
+  });
+
+  it("sends in-memory bytes as one buffer and streams the rest", async () => {
+    expect(multipartBody([], (await resolveInput(new Uint8Array(5))) as FileUpload).body).toBeInstanceOf(Uint8Array);
+    expect(multipartBody([], (await resolveInput(new Blob(["x"]))) as FileUpload).body).not.toBeInstanceOf(Uint8Array);
   });
 
   it("streams a Readable without knowing its length", async () => {
