@@ -18,6 +18,8 @@ export { MemoryStore } from "./memory-store.js";
 export { MemoryManifest } from "./memory-manifest.js";
 export { matchesFilter, checkFilter } from "./match-filter.js";
 export { fuseRanks, RRF_K } from "./rrf.js";
-export { PG_STORE_DEFAULTS, type PgStore, type PgStoreOptions, type VectorIndexMode } from "./pg/pg-store.js";
+// PgStore itself is light; PGlite and `pg` are imported inside openStore().
+export { PgStore, PG_STORE_DEFAULTS, type PgStoreOptions, type VectorIndexMode } from "./pg/pg-store.js";
 export type { PgPoolOptions } from "./pg/node-pg-client.js";
-export { LangChainStore, type LangChainStoreOptions } from "./langchain-store.js";
+export { LangChainStore, CHUNK_ID_KEY, type LangChainStoreOptions } from "./langchain-store.js";
+export { flattenMetadata, unflattenMetadata, JSON_KEYS, type FlatValue } from "./flat-metadata.js";

@@ -82,6 +82,19 @@ describe("pglite:// store", () => {
     expect(store.indexed).toBe(false);
   });
 
+  it("index: hnsw indexes from the first write; exact never does", async () => {
+    const hnsw = await PgStore.open({ ...shared, close: async () => {} }, { schema: `t${++n}`, index: "hnsw" });
+    expect(hnsw.indexed).toBe(false);
+    await hnsw.upsert([record(makeChunk("h1", "one"), axis(1)), record(makeChunk("h2", "two", { chunkIndex: 1 }), axis(2))]);
+    expect(hnsw.indexed).toBe(true);
+    expect((await hnsw.query({ vector: axis(2), k: 1 }))[0]?.chunk.id).toBe("h2");
+    const exact = await PgStore.open({ ...shared, close: async () => {} }, { schema: `t${++n}`, index: "exact", hnswThreshold: 1 });
+    await exact.upsert([record(makeChunk("e1", "one"), axis(1))]);
+    expect(exact.indexed).toBe(false);
+    await exact.createIndex();
+    expect(exact.indexed).toBe(true);
+  });
+
   it("pins its option defaults", () => {
     expect(PG_STORE_DEFAULTS).toEqual({ schema: "docparse", index: "auto", hnswThreshold: 20_000, efSearch: 100, insertBatchSize: 1000 });
   });
