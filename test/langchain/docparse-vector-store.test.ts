@@ -86,6 +86,13 @@ describe("DocParseVectorStore", () => {
     expect(score).toBeLessThan(0.05);
   });
 
+  it("fromUrl opens a store by URL", async () => {
+    const fromUrl = await DocParseVectorStore.fromUrl("memory://", embeddings);
+    expect(fromUrl.store).toBeInstanceOf(MemoryStore);
+    expect(fromUrl._vectorstoreType()).toBe("docparse");
+    await fromUrl.store.close();
+  });
+
   describe("index() with a record manager", () => {
     it("re-indexing unchanged input adds nothing; changed input updates and cleans up", async () => {
       const recordManager = new InMemoryRecordManager();

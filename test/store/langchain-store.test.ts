@@ -93,6 +93,16 @@ describe("LangChainStore with a side manifest, over a store that deletes by id",
     expect(await store.getByIds(["c3"]).then((cs) => cs.length)).toBe(1);
   });
 
+  it("flatten: false keeps nested metadata for stores that store JSON", async () => {
+    const inner = new DocParseVectorStore(embeddings, { store: new MemoryStore() });
+    const store = new LangChainStore(inner, { flatten: false });
+    await store.upsert([record(c1, axis(0))]);
+    const [raw] = await inner.getByIds(["c1"]);
+    expect(raw!.metadata.regions).toEqual(c1.metadata.regions);
+    expect(raw!.metadata.chunkId).toBe("c1");
+    expect(JSON.stringify((await store.getByIds(["c1"]))[0]!.metadata)).toBe(JSON.stringify(c1.metadata));
+  });
+
   it("refuses records of another source in replaceSource", async () => {
     const { store } = open();
     await expect(store.replaceSource("doc-a.pdf", [record(c3, axis(2))], entry("doc-a.pdf", ["c3"]))).rejects.toMatchObject({
