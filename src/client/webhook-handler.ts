@@ -95,7 +95,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (seen.size > rememberJobs) seen.delete(seen.values().next().value!);
   };
 
-  const process = async (jobId: string): Promise<void> => {
+  const confirm = async (jobId: string): Promise<void> => {
     try {
       const job = await client.getJob(jobId);
       if (job.status === "completed") {
@@ -147,7 +147,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         if (seen.has(jobId)) return reply(res, 200, { ok: true, duplicate: true });
         remember(jobId);
         reply(res, 200, { ok: true });
-        const p = process(jobId).finally(() => inFlight.delete(p));
+        const p = confirm(jobId).finally(() => inFlight.delete(p));
         inFlight.add(p);
       },
       (error: unknown) => {

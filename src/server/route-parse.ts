@@ -32,6 +32,17 @@ function sendResult(res: ServerResponse, result: ParsedDocument): void {
   sendEnvelope(res, partial ? 50207 : 200, data, partial ? { message: "Some pages failed; the result is partial" } : {});
 }
 
+/** Room for text fields and multipart framing on top of the file itself. */
+const FORM_OVERHEAD_BYTES = 1024 * 1024;
+
+/** Refuses at once an upload whose declared length is over the limit (nothing to drain usefully). */
+function declaredTooLarge(ctx: ServiceContext, req: IncomingMessage, res: ServerResponse): boolean {
+  const declared = Number(req.headers["content-length"]);
+  if (!Number.isFinite(declared) || declared <= ctx.options.maxUploadBytes + FORM_OVERHEAD_BYTES + EARLY_DRAIN_BYTES) return false;
+  sendEnvelope(res, 40302, undefined, { message: `The file is larger than the limit of ${ctx.options.maxUploadBytes} bytes`, close: true });
+  return true;
+}
+
 async function readRequest(ctx: ServiceContext, req: IncomingMessage, mode: "sync" | "async"): Promise<{ form: ParsedForm; parseRequest: ParseRequest }> {
   const form = await readForm(req, { maxFileBytes: ctx.options.maxUploadBytes, tempDir: ctx.options.tempDir });
   try {
@@ -47,6 +58,7 @@ export async function handleSync(ctx: ServiceContext, req: IncomingMessage, res:
   if (!(await ctx.authorize(req, res))) return;
   if (!(await ctx.injectFaults("sync", product, req, res))) return;
   if (!ctx.queue.hasRoom) return refuseBusy(res, req);
+  if (declaredTooLarge(ctx, req, res)) return;
   let form: ParsedForm | undefined;
   // A client that goes away stops its parse.
   const gone = new AbortController();
@@ -77,6 +89,7 @@ export async function handleAsync(ctx: ServiceContext, req: IncomingMessage, res
   if (!(await ctx.authorize(req, res))) return;
   if (!(await ctx.injectFaults("async", product, req, res))) return;
   if (!ctx.queue.hasRoom) return refuseBusy(res, req);
+  if (declaredTooLarge(ctx, req, res)) return;
   let read: Awaited<ReturnType<typeof readRequest>>;
   try {
     read = await readRequest(ctx, req, "async");

@@ -58,16 +58,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const server = createServer(
     {
       // Slow peers are cut off: headers within headersTimeoutMs, the whole request within requestTimeoutMs.
-      headersTimeout: opts.headersTimeoutMs,
+      // Node requires headersTimeout <= requestTimeout; a shorter request limit wins.
+      headersTimeout: Math.min(opts.headersTimeoutMs, opts.requestTimeoutMs),
       requestTimeout: opts.requestTimeoutMs,
       keepAliveTimeout: 5_000,
+      // Node checks those limits on this interval (30 s by default, too coarse for short limits).
+      connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(Math.min(opts.headersTimeoutMs, opts.requestTimeoutMs) / 4))),
     },
     createRouter(ctx),
   );
-  // A socket that sends nothing at all is closed too.
-  server.setTimeout(opts.headersTimeoutMs);
-  server.on("clientError", (_err, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n");
+  // No socket inactivity timeout: a long sync parse leaves the socket quiet on purpose.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    const status = err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? "408 Request Timeout" : "400 Bad Request";
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\n\r\n`);
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {

@@ -323,16 +323,45 @@ describe("assets", () => {
 });
 
 describe("slow peers", () => {
-  it("are cut off after headersTimeoutMs", async () => {
+  async function closedWithin(svc: RunningServer, send: string): Promise<{ ms: number; answer: string }> {
+    const { port } = new URL(svc.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    let answer = "";
+    socket.on("data", (d: Buffer) => (answer += d.toString()));
+    socket.on("error", () => {});
+    if (send) socket.write(send);
+    const started = Date.now();
+    await new Promise<void>((r) => socket.on("close", () => r()));
+    return { ms: Date.now() - started, answer };
+  }
+
+  it("are cut off after headersTimeoutMs, whether they send half the headers or nothing", async () => {
     const svc = await startTestServer({ headersTimeoutMs: 300 });
     try {
-      const { port } = new URL(svc.url);
-      const socket = connect(Number(port), "127.0.0.1");
-      socket.on("error", () => {});
-      socket.write("POST /api/v1/docparse/parse/sync HTTP/1.1\r\nHost: x\r\n");
-      const started = Date.now();
-      await new Promise<void>((r) => socket.on("close", () => r()));
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect((await closedWithin(svc, "POST /api/v1/docparse/parse/sync HTTP/1.1\r\nHost: x\r\n")).ms).toBeLessThan(5_000);
+      expect((await closedWithin(svc, "")).ms).toBeLessThan(5_000);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it("that trickle a body are cut off after requestTimeoutMs", async () => {
+    const svc = await startTestServer({ requestTimeoutMs: 400 });
+    try {
+      const head = `POST /api/v1/docparse/parse/sync HTTP/1.1\r\nHost: x\r\nx-ti-app-id: ${CREDS.appId}\r\nx-ti-secret-code: ${CREDS.secretCode}\r\ncontent-type: multipart/form-data; boundary=b\r\ncontent-length: 100000\r\n\r\n--b\r\n`;
+      const { ms } = await closedWithin(svc, head);
+      expect(ms).toBeLessThan(5_000);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it("that declare an upload far over the limit get 40302 at once", async () => {
+    const svc = await startTestServer({ maxUploadBytes: 100 });
+    try {
+      const head = `POST /api/v1/docparse/parse/sync HTTP/1.1\r\nHost: x\r\nx-ti-app-id: ${CREDS.appId}\r\nx-ti-secret-code: ${CREDS.secretCode}\r\ncontent-type: multipart/form-data; boundary=b\r\ncontent-length: 900000000\r\n\r\n`;
+      const { answer } = await closedWithin(svc, head);
+      expect(answer).toContain('"code":40302');
     } finally {
       await svc.close();
     }
