@@ -1,5 +1,8 @@
 import type { Chunk, ChunkRegion } from "../chunk/chunk.js";
-import { boxesFromChars, narrowBox, rectArea, rectOf, type PageSize, type TextBox } from "./highlight-geometry.js";
+import { narrowBox, rectArea, rectOf, rectToCoordinates, unionRects, type PageSize, type Rect, type TextBox } from "./highlight-geometry.js";
+
+// A page shape that makes any box hold exactly one line (for horizontal-only narrowing).
+const ONE_LINE: PageSize = { width: 1e6, height: 1 };
 
 /**
  * Reads the optional geometry a chunk may carry beyond `regions`, and maps offsets of a
@@ -10,7 +13,9 @@ import { boxesFromChars, narrowBox, rectArea, rectOf, type PageSize, type TextBo
  *   the page images; or flat `pageWidth` / `pageHeight` for every page.
  * - `textSpans`: `[{ start, end, page, elementId, coordinates, granularity }]`, pieces of
  *   `chunk.text` with their boxes; `granularity` is `char` (one character, from
- *   char_details), `line` (one text line) or `element` (a whole element's box).
+ *   char_details), `run` (a measured piece of one line: exact for the whole piece),
+ *   `line` (one text line) or `element` (a whole element's box). `addCitationGeometry`
+ *   writes `run` and `element` spans.
  */
 
 /** A piece of a chunk's text with its box. */
@@ -18,7 +23,7 @@ export interface ChunkTextSpan extends TextBox {
   page: number;
   elementId: string;
   /** How fine the box is. @default "element" */
-  granularity?: "char" | "line" | "element";
+  granularity?: "char" | "run" | "line" | "element";
 }
 
 function isSize(v: unknown): v is PageSize {
@@ -123,40 +128,55 @@ export function boxesForRange(
   if (chunk.metadata.kind === "table" || chunk.metadata.kind === "image") {
     return chunk.metadata.regions.map((r) => ({ page: r.page, elementId: r.elementId, coordinates: [...r.coordinates], approximate: true }));
   }
-  const spans = textSpansOf(chunk) ?? estimateSpans(chunk);
+  const given = textSpansOf(chunk);
+  // Spans that do not reach the range (text the helper could not place) → estimate.
+  const spans = given && given.some((s) => s.end > start && s.start < end) ? given : estimateSpans(chunk);
   const out: SpanBox[] = [];
-  const chars: ChunkTextSpan[] = [];
+  const measured: (ChunkTextSpan & { partial: boolean })[] = [];
   for (const s of spans) {
     if (s.end <= start || s.start >= end) continue;
     const granularity = s.granularity ?? "element";
-    if (granularity === "char") {
-      chars.push(s);
-      continue;
-    }
     const piece = chunk.text.slice(s.start, s.end);
     const from = Math.max(start, s.start) - s.start;
     const to = Math.min(end, s.end) - s.start;
+    if (granularity === "char" || granularity === "run") {
+      if (from === 0 && to === piece.length) measured.push({ ...s, partial: false });
+      else {
+        // A measured piece cut by the range: narrow it along its line, approximately.
+        const [c] = narrowBox(s.coordinates, piece, from, to, ONE_LINE);
+        if (c) measured.push({ ...s, start: s.start + from, end: s.start + to, coordinates: c, partial: true });
+      }
+      continue;
+    }
     const approximateRegion = chunk.metadata.regions.some((r) => r.elementId === s.elementId && r.page === s.page && r.approximate);
     // A line box holds one line: narrowing it is horizontal only.
-    const boxes =
-      granularity === "line" ? narrowBox(s.coordinates, piece, from, to, { width: 1e6, height: 1 }) : narrowBox(s.coordinates, piece, from, to, pageSize(s.page));
+    const boxes = granularity === "line" ? narrowBox(s.coordinates, piece, from, to, ONE_LINE) : narrowBox(s.coordinates, piece, from, to, pageSize(s.page));
     // A region that covers a whole element while the chunk holds only part of it cannot
     // be narrowed meaningfully: keep the region.
     const use = approximateRegion ? [s.coordinates] : boxes;
     for (const c of use) out.push({ page: s.page, elementId: s.elementId, coordinates: c, approximate: true });
   }
-  if (chars.length > 0) {
-    const groups = new Map<string, ChunkTextSpan[]>();
-    for (const c of chars) {
+  if (measured.length > 0) {
+    const groups = new Map<string, (ChunkTextSpan & { partial: boolean })[]>();
+    for (const c of measured) {
       const key = `${c.page}\u0000${c.elementId}`;
       const list = groups.get(key) ?? [];
       list.push(c);
       groups.set(key, list);
     }
     for (const list of groups.values()) {
-      for (const coordinates of boxesFromChars(list, start, end)) {
-        out.push({ page: list[0]!.page, elementId: list[0]!.elementId, coordinates, approximate: false });
+      // Join measured pieces line by line; a line is approximate if any piece was cut.
+      const lines: { rect: Rect; partial: boolean }[] = [];
+      for (const c of list) {
+        const r = rectOf(c.coordinates);
+        const last = lines[lines.length - 1];
+        const cy = (r.y0 + r.y1) / 2;
+        if (last && cy >= last.rect.y0 && cy <= last.rect.y1) {
+          last.rect = unionRects(last.rect, r);
+          last.partial ||= c.partial;
+        } else lines.push({ rect: r, partial: c.partial });
       }
+      for (const l of lines) out.push({ page: list[0]!.page, elementId: list[0]!.elementId, coordinates: rectToCoordinates(l.rect), approximate: l.partial });
     }
     out.sort((a, b) => a.page - b.page || rectOf(a.coordinates).y0 - rectOf(b.coordinates).y0);
   }

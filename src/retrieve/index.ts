@@ -22,3 +22,4 @@ export {
 export type { Rect, PageSize, TextBox } from "./highlight-geometry.js";
 export { pageSizeFromMetadata, textSpansOf, boxesForRange } from "./chunk-geometry.js";
 export type { ChunkTextSpan, SpanBox } from "./chunk-geometry.js";
+export { addCitationGeometry, withCitationGeometry } from "./citation-geometry.js";

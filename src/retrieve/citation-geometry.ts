@@ -1,0 +1,137 @@
+import type { Chunk } from "../chunk/chunk.js";
+import type { Element, ParseResult } from "../wire/index.js";
+import type { ChunkTextSpan } from "./chunk-geometry.js";
+import { rectOf, rectToCoordinates, unionRects, type PageSize, type Rect } from "./highlight-geometry.js";
+
+/**
+ * Adds what tight highlights need to chunks, from the parse result they were made of:
+ *
+ * - `textSpans`: pieces of `chunk.text` with their boxes. From `char_details`, one span
+ *   per sentence fragment per text line (`granularity: "run"`): runs break at line ends
+ *   and after sentence punctuation, so a quote (whole sentences) is always a union of
+ *   whole runs and its boxes are exact. Elements without `char_details` get one span with
+ *   the element's box (`granularity: "element"`).
+ * - `pageSizes`: `{ [page]: { width, height } }` of the chunk's pages, for pixel boxes.
+ * - `pageImageUrls`: `{ [page]: url }` of http(s) `page_image_url`s, for the viewer.
+ *
+ * Pure: returns new chunks, leaves ids and text alone. Text the chunker produced that is
+ * not found verbatim in an element (tables, rewritten text) gets no span; quotes there
+ * fall back to estimated boxes.
+ */
+export function addCitationGeometry(result: ParseResult, chunks: readonly Chunk[]): Chunk[] {
+  const elements = new Map<string, Element>();
+  for (const e of result.elements ?? []) elements.set(e.element_id, e);
+  const sizes = new Map<number, PageSize>();
+  const urls = new Map<number, string>();
+  for (const p of result.pages ?? []) {
+    if (p.page_width > 0 && p.page_height > 0) sizes.set(p.page_number, { width: p.page_width, height: p.page_height });
+    if (p.page_image_url && /^https?:\/\//i.test(p.page_image_url)) urls.set(p.page_number, p.page_image_url);
+  }
+  return chunks.map((chunk) => {
+    const meta = { ...chunk.metadata };
+    const pageSizes: Record<string, PageSize> = {};
+    const pageImageUrls: Record<string, string> = {};
+    for (const page of meta.pages ?? []) {
+      const size = sizes.get(page);
+      if (size) pageSizes[String(page)] = size;
+      const url = urls.get(page);
+      if (url) pageImageUrls[String(page)] = url;
+    }
+    if (Object.keys(pageSizes).length) meta["pageSizes"] = pageSizes;
+    if (Object.keys(pageImageUrls).length) meta["pageImageUrls"] = pageImageUrls;
+    if (meta.kind === "text" || meta.kind === "mixed") {
+      const spans = spansFor(chunk, elements);
+      if (spans.length) meta["textSpans"] = spans;
+    }
+    return { ...chunk, metadata: meta };
+  });
+}
+
+/**
+ * Wraps a chunker (`(result, ...rest) => chunks`, e.g. ingest's `chunker` option) so its
+ * chunks carry citation geometry.
+ *
+ * @example
+ * ```ts
+ * await ingest({ sources, store, chunker: withCitationGeometry((result, ctx) => chunkDocument(result, { sourceId: ctx.sourceId })) });
+ * ```
+ */
+export function withCitationGeometry<A extends unknown[]>(
+  chunker: (result: ParseResult, ...rest: A) => Chunk[] | Promise<Chunk[]>,
+): (result: ParseResult, ...rest: A) => Promise<Chunk[]> {
+  const wrapped = async (result: ParseResult, ...rest: A) => addCitationGeometry(result, await chunker(result, ...rest));
+  // Ingest names a custom chunker by its function name in the options hash.
+  Object.defineProperty(wrapped, "name", { value: `withCitationGeometry(${chunker.name || "chunker"})` });
+  return wrapped;
+}
+
+const round = (v: number) => Math.round(v * 1e6) / 1e6;
+const SENTENCE_END = /[。！？；.!?;…]/;
+
+/** Blocks of the chunk text (split on blank lines, then on single newlines if needed). */
+function blocks(text: string): { start: number; text: string }[] {
+  const out: { start: number; text: string }[] = [];
+  const re = /[^\n]+/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) out.push({ start: m.index, text: m[0] });
+  return out;
+}
+
+function spansFor(chunk: Chunk, elements: ReadonlyMap<string, Element>): ChunkTextSpan[] {
+  const ids = chunk.metadata.elementIds ?? [];
+  const candidates = ids.map((id) => elements.get(id)).filter((e): e is Element => e !== undefined && e.type !== "Table" && e.type !== "Image");
+  const spans: ChunkTextSpan[] = [];
+  let from = 0;
+  for (const block of blocks(chunk.text)) {
+    const needle = block.text.trim();
+    if (!needle) continue;
+    const lead = block.text.indexOf(needle);
+    // Reading order: look from the element last matched onwards, then anywhere.
+    const order = [...candidates.slice(from), ...candidates.slice(0, from)];
+    for (const element of order) {
+      const at = element.text.indexOf(needle);
+      if (at < 0) continue;
+      from = candidates.indexOf(element);
+      spans.push(...elementSpans(element, at, at + needle.length, block.start + lead));
+      break;
+    }
+  }
+  return spans;
+}
+
+/** Spans of element text [s, e), placed at chunk offset `base`. */
+function elementSpans(element: Element, s: number, e: number, base: number): ChunkTextSpan[] {
+  const page = element.page_number;
+  const elementId = element.element_id;
+  const chars = (element.char_details ?? [])
+    .map((c, i) => ({ at: typeof c.index === "number" ? c.index : i, text: c.text, rect: rectOf(c.coordinates) }))
+    .filter((c) => c.at >= s && c.at < e && c.rect.x1 > c.rect.x0)
+    .sort((a, b) => a.at - b.at);
+  if (chars.length === 0) {
+    return [{ start: base, end: base + (e - s), page, elementId, coordinates: element.coordinates.map(round), granularity: "element" }];
+  }
+  const out: ChunkTextSpan[] = [];
+  let run: { start: number; end: number; rect: Rect } | undefined;
+  const flush = () => {
+    if (run) out.push({ start: base + run.start - s, end: base + run.end - s, page, elementId, coordinates: rectToCoordinates(run.rect).map(round), granularity: "run" });
+    run = undefined;
+  };
+  let prevEndsSentence = false;
+  for (const c of chars) {
+    // Whitespace neither starts nor widens a run: quotes never begin or end with it.
+    if (/^\s*$/.test(c.text)) {
+      if (prevEndsSentence) flush();
+      continue;
+    }
+    const cy = (c.rect.y0 + c.rect.y1) / 2;
+    const sameLine = run !== undefined && cy >= run.rect.y0 && cy <= run.rect.y1 && c.rect.x0 >= run.rect.x0;
+    if (!sameLine || (prevEndsSentence && !SENTENCE_END.test(c.text))) flush();
+    if (!run) run = { start: c.at, end: c.at + Math.max(1, c.text.length), rect: c.rect };
+    else {
+      run.end = c.at + Math.max(1, c.text.length);
+      run.rect = unionRects(run.rect, c.rect);
+    }
+    prevEndsSentence = SENTENCE_END.test(c.text);
+  }
+  flush();
+  return out;
+}

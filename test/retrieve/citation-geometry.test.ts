@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { HashEmbeddings } from "../../src/embed/hash-embeddings.js";
+import { addCitationGeometry, withCitationGeometry } from "../../src/retrieve/citation-geometry.js";
+import { CitationRetriever } from "../../src/retrieve/citation-retriever.js";
+import { rectOf, rectToCoordinates } from "../../src/retrieve/highlight-geometry.js";
+import { MemoryStore } from "../../src/store/memory-store.js";
+import type { ParseResult } from "../../src/wire/index.js";
+import { makeChunk } from "./make-chunks.js";
+
+// One character = 0.01 of the page wide; line 1 at y 0.10–0.12, line 2 at y 0.13–0.15.
+const LINE1 = "Opening hours are nine to six. Returns need the";
+const LINE2 = "original receipt.";
+const TEXT = `${LINE1} ${LINE2}`;
+
+function charDetails(): { index: number; text: string; coordinates: number[] }[] {
+  const out: { index: number; text: string; coordinates: number[] }[] = [];
+  [...TEXT].forEach((ch, index) => {
+    const onLine2 = index > LINE1.length;
+    const col = onLine2 ? index - LINE1.length - 1 : index;
+    const y0 = onLine2 ? 0.13 : 0.1;
+    out.push({ index, text: ch, coordinates: rectToCoordinates({ x0: 0.1 + col * 0.01, y0, x1: 0.1 + (col + 1) * 0.01, y1: y0 + 0.02 }) });
+  });
+  return out;
+}
+
+const result = {
+  schema_version: "1.4.0",
+  file_id: "f",
+  elements: [
+    { element_id: "h", type: "Title", text: "Store rules", page_number: 1, coordinates: rectToCoordinates({ x0: 0.1, y0: 0.05, x1: 0.3, y1: 0.08 }) },
+    { element_id: "p", type: "NarrativeText", text: TEXT, page_number: 1, coordinates: rectToCoordinates({ x0: 0.1, y0: 0.1, x1: 0.57, y1: 0.15 }), char_details: charDetails() },
+  ],
+  pages: [{ page_number: 1, page_width: 1000, page_height: 2000, page_image_url: "https://example.com/p1.png" }],
+} as unknown as ParseResult;
+
+const chunk = () =>
+  makeChunk("c", `Store rules\n\n${TEXT}`, {
+    elementIds: ["h", "p"],
+    regions: [
+      { page: 1, elementId: "h", coordinates: result.elements[0]!.coordinates },
+      { page: 1, elementId: "p", coordinates: result.elements[1]!.coordinates },
+    ],
+  });
+
+describe("addCitationGeometry", () => {
+  it("adds page sizes, http page image URLs and measured text spans", () => {
+    const [c] = addCitationGeometry(result, [chunk()]);
+    expect(c!.metadata["pageSizes"]).toEqual({ "1": { width: 1000, height: 2000 } });
+    expect(c!.metadata["pageImageUrls"]).toEqual({ "1": "https://example.com/p1.png" });
+    const spans = c!.metadata["textSpans"] as { start: number; end: number; granularity: string }[];
+    const texts = spans.map((s) => [c!.text.slice(s.start, s.end), s.granularity]);
+    expect(texts).toEqual([
+      ["Store rules", "element"],
+      ["Opening hours are nine to six.", "run"],
+      ["Returns need the", "run"],
+      ["original receipt.", "run"],
+    ]);
+    // Pure: the input chunk is untouched, ids and text unchanged.
+    const original = chunk();
+    addCitationGeometry(result, [original]);
+    expect(original.metadata["textSpans"]).toBeUndefined();
+    expect(c!.id).toBe("c");
+  });
+
+  it("gives exact quote boxes, one per line, for a quote starting mid-line", async () => {
+    const store = new MemoryStore();
+    const embeddings = new HashEmbeddings();
+    const chunker = withCitationGeometry((_result: ParseResult) => [chunk()]);
+    const [c] = await chunker(result);
+    await store.upsert([{ ...c!, vector: await embeddings.embedQuery(c!.embedText) }]);
+    const [doc] = await new CitationRetriever({ store, embeddings, k: 1 }).invoke("original receipt for returns");
+    const q = doc!.metadata.citation.quote;
+    expect(q.text).toBe("Returns need the original receipt.");
+    expect(q.approximate).toBe(false);
+    const rects = q.regions.map((r) => rectOf(r.coordinates));
+    expect(rects).toHaveLength(2);
+    const start = LINE1.indexOf("Returns");
+    expect(rects[0]!.x0).toBeCloseTo(0.1 + start * 0.01, 6);
+    expect(rects[0]!.x1).toBeCloseTo(0.1 + LINE1.length * 0.01, 6);
+    expect(rects[0]!.y0).toBeCloseTo(0.1, 6);
+    expect(rects[1]!.x0).toBeCloseTo(0.1, 6);
+    expect(rects[1]!.x1).toBeCloseTo(0.1 + LINE2.length * 0.01, 6);
+    expect(rects[1]!.y0).toBeCloseTo(0.13, 6);
+    expect(q.regions[0]!.pixels).toEqual(q.regions[0]!.coordinates.map((v, i) => v * (i % 2 === 0 ? 1000 : 2000)));
+  });
+
+  it("marks a quote box approximate when it cuts a measured run", async () => {
+    const [c] = addCitationGeometry(result, [chunk()]);
+    const { boxesForRange } = await import("../../src/retrieve/chunk-geometry.js");
+    const at = c!.text.indexOf("hours");
+    const boxes = boxesForRange(c!, at, at + 5, () => undefined);
+    expect(boxes).toHaveLength(1);
+    expect(boxes[0]!.approximate).toBe(true);
+    const r = rectOf(boxes[0]!.coordinates);
+    expect(r.x0).toBeGreaterThan(0.1);
+    expect(r.x1).toBeLessThan(0.1 + 30 * 0.01);
+  });
+});
