@@ -202,16 +202,21 @@ export function splitRunAt(run: TextRun, x: number): TextRun[] {
   const weights = charWeights(chars);
   const total = weights.reduce((a, b) => a + b, 0) || 1;
   const w = run.x1 - run.x0;
+  // A merged run usually hides the gap between cells in one space, so its estimated
+  // position is unreliable: cut at the space nearest to x when there is one.
   let pos = run.x0;
   let best = -1;
   let bestD = Infinity;
-  for (let i = 0; i < chars.length; i++) {
+  let bestSpace = -1;
+  let bestSpaceD = Infinity;
+  for (let i = 0; i < chars.length - 1; i++) {
     const next = pos + (w * weights[i]!) / total;
-    // Prefer cutting at a space: the cut lies between its two neighbours.
-    const d = Math.abs((chars[i] === " " ? (pos + next) / 2 : next) - x) - (chars[i] === " " ? w * 0.05 : 0);
-    if (i < chars.length - 1 && d < bestD) [best, bestD] = [i, d];
+    const d = Math.abs(next - x);
+    if (d < bestD) [best, bestD] = [i, d];
+    if (chars[i] === " " && Math.abs((pos + next) / 2 - x) < bestSpaceD) [bestSpace, bestSpaceD] = [i, Math.abs((pos + next) / 2 - x)];
     pos = next;
   }
+  if (bestSpace >= 0) best = bestSpace;
   if (best < 0) return [run];
   let xCut = run.x0;
   for (let i = 0; i <= best; i++) xCut += (w * weights[i]!) / total;

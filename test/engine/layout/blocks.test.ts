@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { buildBlocks, buildLines, classifyBlocks } from "../../../src/engine/layout/index.js";
+import { run } from "./support.js";
+
+const blocksOf = (runs: Parameters<typeof buildLines>[0]) => {
+  const blocks = buildBlocks(buildLines(runs));
+  classifyBlocks(blocks);
+  return blocks;
+};
+
+describe("buildBlocks", () => {
+  it("groups close lines into a paragraph and splits at a paragraph gap", () => {
+    const blocks = blocksOf([run("one two three", 10, 100), run("four five", 10, 112), run("next para", 10, 140)]);
+    expect(blocks.map((b) => b.text)).toEqual(["one two three four five", "next para"]);
+  });
+
+  it("starts a new paragraph at a first-line indent", () => {
+    const blocks = blocksOf([run("a long first paragraph line", 10, 100), run("ends here.", 10, 112), run("Indented start", 30, 124), run("of the next one", 10, 136)]);
+    expect(blocks.map((b) => b.text)).toEqual(["a long first paragraph line ends here.", "Indented start of the next one"]);
+  });
+
+  it("keeps a bold heading apart from the body under it", () => {
+    const blocks = blocksOf([run("Heading", 10, 100, { bold: true }), run("body text", 10, 112)]);
+    expect(blocks.map((b) => b.text)).toEqual(["Heading", "body text"]);
+  });
+
+  it("makes each list marker a list item, hanging lines included, with levels from indent", () => {
+    const blocks = blocksOf([
+      run("1. first item", 10, 100),
+      run("wraps here", 22, 112),
+      run("a) nested item", 30, 124),
+      run("2. second item", 10, 136),
+    ]);
+    expect(blocks.map((b) => [b.kind, b.text, b.listLevel])).toEqual([
+      ["list", "1. first item wraps here", 0],
+      ["list", "a) nested item", 1],
+      ["list", "2. second item", 0],
+    ]);
+  });
+
+  it("keeps code lines and their indentation", () => {
+    const blocks = blocksOf([run("if (x) {", 10, 100, { mono: true }), run("return 1;", 22, 111, { mono: true }), run("}", 10, 122, { mono: true })]);
+    expect(blocks.map((b) => [b.kind, b.text])).toEqual([["code", "if (x) {\n  return 1;\n}"]]);
+  });
+
+  it("repairs a hyphen at a line end only before a lower-case continuation", () => {
+    const blocks = blocksOf([run("a hyphen-", 10, 100), run("ated word and co-", 10, 112), run("Operation", 10, 124)]);
+    expect(blocks[0]!.text).toBe("a hyphenated word and co- Operation");
+  });
+
+  it("classifies captions and display formulas", () => {
+    const blocks = blocksOf([run("Figure 3: Throughput", 10, 100), run("E = mc2", 10, 140, { math: true }), run("Tables are useful", 10, 180)]);
+    expect(blocks.map((b) => b.kind)).toEqual(["figure-caption", "formula", "text"]);
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { findTables, type Segment } from "../../../src/engine/layout/index.js";
+import { run } from "./support.js";
+
+const h = (at: number, from: number, to: number): Segment => ({ horizontal: true, at, from, to });
+const v = (at: number, from: number, to: number): Segment => ({ horizontal: false, at, from, to });
+const page = { x0: 0, y0: 0, x1: 600, y1: 800 };
+
+describe("findTables", () => {
+  it("turns a ruled grid into cells, a missing rule into a row span", () => {
+    // 3 rows × 2 cols; no rule between rows 2 and 3 in column 1.
+    const segments = [h(100, 50, 250), h(120, 50, 250), h(140, 150, 250), h(160, 50, 250), v(50, 100, 160), v(150, 100, 160), v(250, 100, 160)];
+    const runs = [run("Name", 55, 105), run("Value", 155, 105), run("Merged", 55, 130), run("1", 155, 125), run("2", 155, 145), run("outside", 300, 300)];
+    const { tables, used } = findTables(segments, runs, page);
+    expect(tables).toHaveLength(1);
+    const t = tables[0]!;
+    expect([t.rows, t.cols]).toEqual([3, 2]);
+    expect(t.cells.map((c) => [c.row, c.col, c.rowSpan, c.colSpan, c.text])).toEqual([
+      [1, 1, 1, 1, "Name"],
+      [1, 2, 1, 1, "Value"],
+      [2, 1, 2, 1, "Merged"],
+      [2, 2, 1, 1, "1"],
+      [3, 2, 1, 1, "2"],
+    ]);
+    expect(used.size).toBe(5);
+  });
+
+  it("merges rules drawn in pieces and ignores a lone rule", () => {
+    const segments = [h(100, 50, 150), h(100, 150, 250), h(130, 50, 250), v(50, 100, 130), v(150, 100, 130), v(250, 100, 130), h(400, 50, 500)];
+    const { tables } = findTables(segments, [run("a", 60, 105), run("b", 160, 105)], page);
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[1, 2]]);
+  });
+
+  it("splits a run merged across a column rule", () => {
+    const segments = [h(100, 50, 250), h(120, 50, 250), v(50, 100, 120), v(150, 100, 120), v(250, 100, 120)];
+    const merged = { ...run("Left Right", 55, 105), x1: 200 };
+    const { tables } = findTables(segments, [merged], page);
+    expect(tables[0]!.cells.map((c) => c.text)).toEqual(["Left", "Right"]);
+  });
+});
