@@ -33,8 +33,8 @@ const workers = await Promise.all(
   ),
 );
 try {
-  await enqueueIngest({ sources: folder, root: folder, queue, queueName, wait: false });
-  const report = await enqueueIngest({ sources: folder, root: folder, queue, queueName, store });
+  await enqueueIngest({ sources: folder, root: folder, exclude: "*.ts", queue, queueName, wait: false });
+  const report = await enqueueIngest({ sources: folder, root: folder, exclude: "*.ts", queue, queueName, store });
   console.log(`enqueued the folder twice; BullMQ kept one job per document (${report.enqueued} jobs)`);
   console.log(`${report.added} added, ${report.unchanged} unchanged, ${report.failed.length} failed`);
   const manifest = await store.manifest.list();

@@ -33,9 +33,9 @@ try {
   };
 
   // root = the folder, so sourceIds are paths inside it ("en/returns-policy.md").
-  const first = await ingest({ sources: folder, root: folder, store, embeddings, onProgress });
+  const first = await ingest({ sources: folder, root: folder, exclude: "*.ts", store, embeddings, onProgress });
   console.log(`first run:  ${first.added} added, ${first.failed.length} failed, ${first.chunks} chunks`);
-  const second = await ingest({ sources: folder, root: folder, store, embeddings });
+  const second = await ingest({ sources: folder, root: folder, exclude: "*.ts", store, embeddings });
   console.log(`second run: ${second.unchanged} unchanged, ${second.added + second.updated} re-processed`);
 
   const retriever = new CitationRetriever({ store, embeddings, k: 2 });

@@ -103,18 +103,20 @@ describe.skipIf(missing("redis-server"))("docparse-rag ingest --queue + worker",
       if (d.toString().includes("worker ready")) ready();
     });
     await isReady;
-    const enqueue = await cli(["ingest", samples, "--root", samples, "--queue", redis.url, "--json"]);
+    const enqueue = await cli(["ingest", samples, "--root", samples, "--queue", redis.url, "--json", "--exclude", "*.ts"]);
     expect(enqueue.code).toBe(0);
     const report = JSON.parse(enqueue.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>;
-    expect(report).toMatchObject({ type: "report", enqueued: 4, added: 4, failed: [] });
+    expect(report).toMatchObject({ type: "report", enqueued: 6, added: 6, failed: [] });
     worker.child.kill("SIGTERM");
     const w = await worker;
     expect(w.code).toBe(0);
     expect(w.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { sourceId: string }).sourceId).sort()).toEqual([
       "en/device-manual.txt",
       "en/returns-policy.md",
+      "en/warranty-terms.pdf",
       "zh/employee-handbook.md",
       "zh/product-faq.txt",
+      "zh/travel-policy.docx",
     ]);
 
     const query = await cli(["query", "factory reset", "--store", store, "-k", "1"]);

@@ -48,6 +48,16 @@ describe("example programs", () => {
     expect(programs.map((p) => relative(EXAMPLES, p))).toEqual(expect.arrayContaining(["ingest-folder.ts", "distributed-ingest.ts"]));
   });
 
+  it("examples/docs/make-samples.ts --check: the committed binary samples are what the script makes", async () => {
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ["--import", "tsx", join(EXAMPLES, "docs/make-samples.ts"), "--check"], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.once("exit", (code) => resolve({ code, stderr }));
+    });
+    expect(result.code, result.stderr).toBe(0);
+  }, 60_000);
+
   for (const file of programs) {
     const name = relative(ROOT, file);
     // Skipped only where redis-server is missing (and DOCPARSE_REQUIRE_ALL is not set).
