@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HashEmbeddings } from "../../src/embed/hash-embeddings.js";
 import { DiskAssetStore } from "../../src/engine/disk-asset-store.js";
 import { LocalParser } from "../../src/engine/local-parser.js";
+import { chunkDocument } from "../../src/chunk/chunk-document.js";
 import { ingest } from "../../src/ingest/ingest.js";
+import type { ChunkerContext } from "../../src/ingest/ingest-options.js";
+import { withCitationGeometry } from "../../src/retrieve/citation-geometry.js";
 import { MemoryStore } from "../../src/store/memory-store.js";
 import { startViewer, type Viewer } from "../../src/viewer/start-viewer.js";
 import { launchChromium } from "../support/browser.js";
@@ -71,6 +74,8 @@ describe.skipIf(missing("chromium"))("viewer end to end (headless Chromium)", ()
       parser,
       embeddings,
       parseConfig: { capabilities: { pages: true, include_char_details: true } },
+      // The default chunker plus measured text spans from char_details (tight quote boxes).
+      chunker: withCitationGeometry((result, ctx: ChunkerContext) => chunkDocument(result, { ...ctx.options, sourceId: ctx.sourceId })),
     });
     expect(report.failed).toEqual([]);
     viewer = await startViewer({ store, embeddings, parser });
@@ -150,6 +155,30 @@ describe.skipIf(missing("chromium"))("viewer end to end (headless Chromium)", ()
     const hit = sample(shot, x0 + 2, y0 + 2, x1 - 2, y1 - 2);
     expect(hit.tinted).toBeGreaterThan(0.9);
     expect(hit.ink).toBeGreaterThan(0.03);
+  });
+
+  it("highlights only the quoted sentence of a line holding two (boxes from char_details)", async () => {
+    await search("original receipt for returns");
+    await page.click("#result-0");
+    await page.waitForSelector('#source[data-state="ready"]');
+    const imgBox = (await page.locator('.page[data-page="1"] img').boundingBox())!;
+    const shot = await decodePng(await page.screenshot());
+    const line = lines[5]!;
+    const toScreen = ([x0, y0, x1, y1]: [number, number, number, number]) => [
+      imgBox.x + x0 * imgBox.width,
+      imgBox.y + y0 * imgBox.height,
+      imgBox.x + x1 * imgBox.width,
+      imgBox.y + y1 * imgBox.height,
+    ] as const;
+    const [qx0, qy0, qx1, qy1] = toScreen(line.parts!["Returns need the original receipt."]!);
+    const [ox0, oy0, ox1, oy1] = toScreen(line.parts!["Opening hours are nine to six."]!);
+    expect(qy0).toBeGreaterThan(0);
+    expect(qy1).toBeLessThan(shot.height);
+    const quoted = sample(shot, qx0 + 2, qy0 + 2, qx1 - 2, qy1 - 2);
+    expect(quoted.tinted).toBeGreaterThan(0.9);
+    expect(quoted.ink).toBeGreaterThan(0.03);
+    // The first sentence of the same line is not quoted.
+    expect(sample(shot, ox0 + 2, oy0 + 2, ox1 - 2, oy1 - 2).tinted).toBeLessThan(0.05);
   });
 
   it("moves through results with the keyboard and opens one with Enter", async () => {
