@@ -135,7 +135,7 @@ describe("pdf: through LocalParser", () => {
     const parser = new LocalParser({ assets: new MemoryAssetStore() });
     const result = await parser.parse(bytes, { filename: "guide.pdf", config: { capabilities: { pages: true, title_tree: true } } });
     expectConsistentResult(result);
-    expect(result.metadata.filetype).toBe("application/pdf");
+    expect(result.metadata?.filetype).toBe("application/pdf");
     expect(result.elements.map((e) => e.type)).toEqual(["Title", "Title", "NarrativeText", "Title", "NarrativeText"]);
     const [top, birds, p1] = result.elements;
     expect(birds!.metadata?.parent_id).toBe(top!.element_id);

@@ -37,7 +37,7 @@ describe("pdf: scanned pages", () => {
     expect(chars.length).toBeGreaterThan(10);
     for (const c of chars.filter((c) => c.text.trim())) {
       expect(c.confidence).toBeGreaterThan(0);
-      expect(c.confidence).toBeLessThanOrEqual(1);
+      expect(c.confidence!).toBeLessThanOrEqual(1);
       expect(Array.isArray(c.candidates)).toBe(true);
     }
   }, 120_000);
@@ -46,6 +46,6 @@ describe("pdf: scanned pages", () => {
     const bytes = await buildPdf([{ texts: [{ text: "Layer text here", x: 72, y: 80, size: 26 }] }]);
     const doc = await parsePdf(bytes, { parseMode: "scan", capabilities: { include_char_details: true } });
     expect(doc.elements.map((e) => e.text)).toEqual(["Layer text here"]);
-    expect(doc.elements[0]!.chars!.some((c) => c.confidence < 1)).toBe(true);
+    expect(doc.elements[0]!.chars!.some((c) => (c.confidence ?? 1) < 1)).toBe(true);
   }, 120_000);
 });
