@@ -206,7 +206,7 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
         index: k,
         text: c.text,
         coordinates: boxToCoordinates(c.box),
-        recognition: { confidence: c.confidence ?? 1, candidates: c.candidates ?? [] },
+        recognition: c.candidates ? { confidence: c.confidence ?? 1, candidates: c.candidates } : { confidence: c.confidence ?? 1 },
       }));
     }
     return wire;
@@ -246,6 +246,12 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
     result.title_tree = tree;
   }
   if (caps.pages) {
+    const idsByPage = new Map<number, string[]>();
+    laid.forEach((l, i) => {
+      const list = idsByPage.get(l.element.page);
+      if (list) list.push(elementIds[i]!);
+      else idsByPage.set(l.element.page, [elementIds[i]!]);
+    });
     result.pages = pages.map((p): Page => {
       const page: Page = {
         page_number: p.number,
@@ -254,7 +260,7 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
         dpi: p.dpi,
         angle: p.angle,
         status: p.status,
-        element_ids: laid.flatMap((l, i) => (l.element.page === p.number ? [elementIds[i]!] : [])),
+        element_ids: idsByPage.get(p.number) ?? [],
       };
       if (options.canRenderPages && !estimated && p.status === "Success") page.page_image_url = options.assetUrl(`page-${p.number}.png`);
       return page;

@@ -225,13 +225,14 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
       const endChar = piece[piece.length - 1]!.end;
       const isWhole = first === 0 && take === lines.length;
       const text = isWhole ? el.text : el.text.slice(startChar, endChar).trim();
-      const maxLine = Math.max(1, ...piece.map((l) => l.width));
+      const maxLine = piece.reduce((m, l) => Math.max(m, l.width), 1);
       const y0 = y;
       const y1 = y + take * font.lineHeight;
       const laid: DraftElement = { ...el, text, page, box: box(left, y0, left + maxLine, y1) };
       if (!isWhole) delete laid.chars;
       if (options.chars) {
-        laid.chars = charBoxes(el.text, piece, isWhole ? 0 : startChar, text, left, y0, font, box);
+        const base = isWhole ? 0 : el.text.indexOf(text, startChar);
+        laid.chars = charBoxes(el.text, piece, base < 0 ? startChar : base, text, left, y0, font, box);
         computedChars.add(laid);
       }
       const entry: LaidElement = { element: laid, source };
@@ -323,10 +324,20 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
   for (const laid of out) {
     const n = laid.element.page;
     laid.element.box = norm(laid.element.box!, n);
-    if (laid.element.chars && computedChars.has(laid.element)) laid.element.chars = laid.element.chars.map((c) => ({ ...c, box: norm(c.box, n) }));
+    if (laid.element.chars && computedChars.has(laid.element)) {
+      // In place: one document can have millions of characters.
+      const h = heightOf(n);
+      for (const c of laid.element.chars) {
+        const b = c.box;
+        b.x0 /= W;
+        b.x1 = Math.min(b.x1, W) / W;
+        b.y0 /= h;
+        b.y1 = Math.min(b.y1, h) / h;
+      }
+    }
     if (laid.cellBoxes) laid.cellBoxes = laid.cellBoxes.map((b) => norm(b, n));
   }
-  const pageCount = fixed ? Math.max(0, ...out.map((l) => l.element.page)) : page;
+  const pageCount = fixed ? out.reduce((m, l) => Math.max(m, l.element.page), 0) : page;
   for (let n = 1; n <= pageCount; n++) heightOf(n);
   return { elements: out, pageCount, pageSizes: pages };
 }
@@ -355,32 +366,33 @@ function sliceTable(table: DraftTable, from: number, to: number): DraftTable {
 function charBoxes(
   full: string,
   lines: readonly WrappedLine[],
-  offset: number,
+  base: number,
   text: string,
   left: number,
   top: number,
   font: Font,
   box: (x0: number, y0: number, x1: number, y1: number) => Box,
 ): DraftChar[] {
-  // Boxes for every character of `text` (the piece); characters the wrap dropped
-  // (spaces at a break) get a zero-width box at the line end.
-  const byIndex = new Map<number, Box>();
+  // Boxes for every character of `text` (full[base, base + text.length)); characters
+  // the wrap dropped (spaces at a break) get a zero-width box where the previous ended.
+  const boxes = new Array<Box | undefined>(text.length);
   lines.forEach((line, li) => {
     let x = left;
     const y0 = top + li * font.lineHeight;
+    const y1 = y0 + font.lineHeight;
     for (let i = line.start; i < line.end; i++) {
       const w = em(full[i]!, font.mono) * font.px;
-      byIndex.set(i, box(x, y0, x + w, y0 + font.lineHeight));
+      const k = i - base;
+      if (k >= 0 && k < boxes.length) boxes[k] = { x0: x, y0, x1: x + w, y1 };
       x += w;
     }
   });
-  const chars: DraftChar[] = [];
-  const base = full.indexOf(text, offset);
+  const chars: DraftChar[] = new Array<DraftChar>(text.length);
   let last: Box = box(left, top, left, top + font.lineHeight);
   for (let i = 0; i < text.length; i++) {
-    const b = byIndex.get((base < 0 ? offset : base) + i) ?? { ...last, x0: last.x1 };
+    const b = boxes[i] ?? { x0: last.x1, y0: last.y0, x1: last.x1, y1: last.y1 };
     last = b;
-    chars.push({ text: text[i]!, box: b, confidence: 1 });
+    chars[i] = { text: text[i]!, box: b, confidence: 1 };
   }
   return chars;
 }

@@ -6,11 +6,28 @@
 
 // CJK unified ideographs (+ext A, compatibility), kana, hangul, CJK punctuation and
 // full-width forms: everything East Asian typesetting sets on a full-width grid.
+// Plain range checks: this runs once per character of every document laid out.
+function wideCode(c: number): boolean {
+  return (
+    (c >= 0x4e00 && c <= 0x9fff) ||
+    (c >= 0x3000 && c <= 0x33ff && c !== 0x303f) ||
+    (c >= 0xff00 && c <= 0xff60) ||
+    (c >= 0xac00 && c <= 0xd7a3) ||
+    (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0x1100 && c <= 0x115f) ||
+    (c >= 0x2e80 && c <= 0x2fff) ||
+    (c >= 0xa000 && c <= 0xa4cf) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xfe30 && c <= 0xfe4f) ||
+    (c >= 0xffe0 && c <= 0xffe6)
+  );
+}
+
 const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
 
 /** True for a character set full width (CJK ideographs, kana, hangul, full-width forms). */
 export function isWide(ch: string): boolean {
-  return WIDE.test(ch);
+  return ch.length > 0 && wideCode(ch.charCodeAt(0));
 }
 
 /** True when the string contains any CJK (wide) character. */
@@ -20,9 +37,10 @@ export function hasWide(text: string): boolean {
 
 /** Width of one character in ems: wide characters 1, others ~0.5 (a proportional-font average). */
 export function charEm(ch: string): number {
-  if (isWide(ch)) return 1;
-  if (ch === " ") return 0.28;
-  return 0.52;
+  const c = ch.charCodeAt(0);
+  if (c === 0x20) return 0.28;
+  if (c < 0x1100) return 0.52;
+  return wideCode(c) ? 1 : 0.52;
 }
 
 /**

@@ -152,7 +152,7 @@ function tableElement(tokens: Token[]): DraftElement {
       cells.push({ row, col, text: inlineText(tokens[k + 1]).text });
     }
   }
-  const cols = Math.max(0, ...cells.map((c) => c.col));
+  const cols = cells.reduce((m, c) => Math.max(m, c.col), 0);
   const table = { rows: row, cols, cells, headerRows };
   const text = Array.from({ length: row }, (_, r) => cells.filter((c) => c.row === r + 1).map((c) => c.text).filter(Boolean).join(" ")).join("\n");
   return { type: "Table", text, page: 1, table };

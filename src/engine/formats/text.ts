@@ -228,7 +228,7 @@ function tableOf(lines: string[]): DraftTable | undefined {
     if (cols >= 2 && split.every((r) => r.length === cols)) rows = split;
   } else if (lines.every((l) => /^\s*\|.*\|\s*$/.test(l)) && /^\s*\|[\s:|-]+\|\s*$/.test(lines[1]!)) {
     const split = lines.filter((_, i) => i !== 1).map((l) => l.trim().slice(1, -1).split("|").map((c) => c.trim()));
-    const cols = Math.max(...split.map((r) => r.length));
+    const cols = split.reduce((m, r) => Math.max(m, r.length), 0);
     if (cols >= 1) rows = split.map((r) => [...r, ...new Array<string>(cols - r.length).fill("")]);
   }
   if (!rows) return undefined;
