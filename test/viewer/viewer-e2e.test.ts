@@ -177,8 +177,12 @@ describe.skipIf(missing("chromium"))("viewer end to end (headless Chromium)", ()
     const quoted = sample(shot, qx0 + 2, qy0 + 2, qx1 - 2, qy1 - 2);
     expect(quoted.tinted).toBeGreaterThan(0.9);
     expect(quoted.ink).toBeGreaterThan(0.03);
-    // The first sentence of the same line is not quoted.
+    // The first sentence of the same line is not quoted, up to the space before "Returns".
     expect(sample(shot, ox0 + 2, oy0 + 2, ox1 - 2, oy1 - 2).tinted).toBeLessThan(0.05);
+    expect(sample(shot, ox1, qy0 + 2, qx0 - 1, qy1 - 2).tinted).toBeLessThan(0.05);
+    // The boxes are measured (char_details), not estimated: no dashed "approximate" outline.
+    expect(await page.locator(".hl-quote").count()).toBeGreaterThan(0);
+    expect(await page.locator(".hl-quote.hl-approx").count()).toBe(0);
   });
 
   it("moves through results with the keyboard and opens one with Enter", async () => {
