@@ -125,3 +125,38 @@ describe("demo", () => {
     expect(out).not.toContain("make-samples");
   }, 120_000);
 });
+
+describe("serve and view", () => {
+  async function waitFor(read: () => string, pattern: RegExp): Promise<RegExpMatchArray> {
+    for (let i = 0; i < 600; i++) {
+      const m = read().match(pattern);
+      if (m) return m;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`timed out waiting for ${pattern}; got ${read()}`);
+  }
+
+  it("serve runs the parse service until interrupted; a client parses through it", async () => {
+    const io = bufferIo();
+    const running = runCli(["serve", "--port", "0"], io);
+    const [, url] = await waitFor(io.out, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const { DocParseClient } = await import("../../src/client/index.js");
+    const client = new DocParseClient({ baseUrl: url!, requestsPerSecond: Infinity });
+    const result = await client.parse(join(SAMPLES, "en/returns-policy.md"));
+    expect(result.elements[0]?.text).toBe("Returns and Refunds Policy");
+    io.interrupt();
+    expect(await running).toBe(EXIT.ok);
+  }, 60_000);
+
+  it("view serves the viewer page until interrupted", async () => {
+    const io = bufferIo();
+    const running = runCli(["view", "--port", "0", "--store", "memory://"], io);
+    const [, url] = await waitFor(io.out, /viewer at (http:\/\/127\.0\.0\.1:\d+\/?)/);
+    const response = await fetch(url!);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/text\/html/);
+    await response.text();
+    io.interrupt();
+    expect(await running).toBe(EXIT.ok);
+  }, 60_000);
+});
