@@ -132,7 +132,10 @@ export class LocalParser implements Parser {
         }),
         signal,
       );
-      const detected = detectFormat(read.bytes, read.filename);
+      // A URL's content type helps where the name has no extension (text formats only
+      // are decided by it; binary signatures still win).
+      const hint = read.filename && /\.[a-z0-9]{1,8}$/i.test(read.filename) ? read.filename : hintFromContentType(read.contentType) ?? read.filename;
+      const detected = detectFormat(read.bytes, hint);
       if (!detected) {
         throw new DocParseError(40303, `Unsupported file type${read.filename ? ` (${read.filename})` : ""}: the content is not a known document format`);
       }
@@ -151,6 +154,8 @@ export class LocalParser implements Parser {
       if (password !== undefined) ctx.password = password;
 
       const draft = await untilAborted(runHandler(handler, read.bytes, ctx), signal);
+      // CPU-bound work never yields to the timer: check the deadline explicitly too.
+      checkDeadline(started, timeoutMs);
       const fileId = fileIdOf(read.bytes);
       const base = this.#options.assetBaseUrl?.replace(/\/+$/, "");
       const canRenderPages = typeof handler.renderPage === "function";
@@ -163,6 +168,8 @@ export class LocalParser implements Parser {
         assetUrl: (name) => (base ? `${base}/${fileId}/${name}` : this.assets.locate(fileId, name)),
         canRenderPages,
       });
+
+      checkDeadline(started, timeoutMs);
 
       // Asset work only for what the request asked for.
       const writes: Promise<void>[] = [];
@@ -248,6 +255,26 @@ export class LocalParser implements Parser {
       throw new DocParseError(40425, `The ${format} handler could not be loaded: ${(err as Error)?.message ?? String(err)}`, { cause: err });
     }
   }
+}
+
+function checkDeadline(started: number, timeoutMs: number): void {
+  if (performance.now() - started > timeoutMs) {
+    throw new DocParseError(LocalErrorCode.Timeout, `Parsing took longer than ${timeoutMs} ms`);
+  }
+}
+
+const CONTENT_TYPE_EXTENSIONS: Record<string, string> = {
+  "text/markdown": "md",
+  "text/x-markdown": "md",
+  "text/csv": "csv",
+  "text/html": "html",
+  "application/xhtml+xml": "html",
+  "text/plain": "txt",
+};
+
+function hintFromContentType(contentType: string | undefined): string | undefined {
+  const ext = contentType ? CONTENT_TYPE_EXTENSIONS[contentType.toLowerCase()] : undefined;
+  return ext ? `document.${ext}` : undefined;
 }
 
 function validateConfig(config: unknown): ParseConfig {

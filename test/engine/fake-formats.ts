@@ -72,3 +72,16 @@ export const throwingFormat: FormatHandler = {
     throw new TypeError("Invalid structure at offset 12");
   },
 };
+
+/** A handler that blocks the event loop (CPU-bound work that never yields), then answers. */
+export const busyFormat: FormatHandler = {
+  id: "txt",
+  mimeType: "text/plain",
+  async parse() {
+    const end = Date.now() + 120;
+    while (Date.now() < end) {
+      // spin
+    }
+    return { filetype: "text/plain", pageCount: 1, pages: [], elements: [], estimatedLayout: true };
+  },
+};

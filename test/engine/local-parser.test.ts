@@ -14,7 +14,7 @@ import { DocParseError } from "../../src/errors.js";
 import type { ParseConfig, ParseResult } from "../../src/wire/index.js";
 import { tempDir } from "../support/system.js";
 import { expectConsistentResult } from "./check-result.js";
-import { TINY_PNG, hangingFormat, pagedFormat, throwingFormat } from "./fake-formats.js";
+import { TINY_PNG, busyFormat, hangingFormat, pagedFormat, throwingFormat } from "./fake-formats.js";
 
 const EN_MD = `# Annual Report
 
@@ -309,6 +309,11 @@ describe("errors", () => {
     expect(await code(parser.parse(Buffer.from("hello"), { filename: "a.txt" }))).toBe("DOCPARSE_TIMEOUT");
   });
 
+  it("DOCPARSE_TIMEOUT also when a handler never yields to the event loop", async () => {
+    const parser = new LocalParser({ limits: { timeoutMs: 30 }, formats: { txt: async () => busyFormat } });
+    expect(await code(parser.parse(Buffer.from("hello"), { filename: "a.txt" }))).toBe("DOCPARSE_TIMEOUT");
+  });
+
   it("DOCPARSE_ABORTED when the signal aborts, before or during the parse", async () => {
     const parser = new LocalParser({ formats: { txt: async () => hangingFormat } });
     expect(await code(parser.parse(Buffer.from("hello"), { filename: "a.txt", signal: AbortSignal.abort() }))).toBe("DOCPARSE_ABORTED");
@@ -325,6 +330,10 @@ describe("inputs", () => {
   beforeAll(async () => {
     server = createServer((req, res) => {
       res.setHeader("content-type", "text/markdown");
+      if (req.url === "/raw") {
+        res.end("Just *one* line of text");
+        return;
+      }
       res.setHeader("content-disposition", 'attachment; filename="remote.md"');
       res.end(EN_MD);
     });
@@ -354,6 +363,10 @@ describe("inputs", () => {
     const r = await allowed.parse({ url: `${base}/files/x` });
     expect(r.metadata!.filename).toBe("remote.md");
     expect(r.elements[0]!.text).toBe("Annual Report");
+    // No name, no extension: the content type decides between text formats.
+    const raw = await allowed.parse({ url: `${base}/raw` });
+    expect(raw.metadata!.filetype).toBe("text/markdown");
+    expect(raw.elements[0]!.text).toBe("Just one line of text");
     const guarded = new LocalParser({ assets: new MemoryAssetStore() });
     expect(await code(guarded.parse({ url: `${base}/files/x` }))).toBe("DOCPARSE_FORBIDDEN_ADDRESS");
   });

@@ -115,9 +115,10 @@ export function markdownToElements(source: string): DraftElement[] {
       }
       case "table_open": {
         emitOpenItems();
-        const end = tokens.findIndex((x, k) => k > i && x.type === "table_close");
-        out.push(tableElement(tokens.slice(i, end < 0 ? tokens.length : end)));
-        i = end < 0 ? tokens.length : end;
+        let end = i + 1;
+        while (end < tokens.length && tokens[end]!.type !== "table_close") end++;
+        out.push(tableElement(tokens.slice(i, end)));
+        i = end;
         break;
       }
       case "html_block": {
