@@ -55,7 +55,19 @@ describe("pdf: bad input", () => {
 describe.skipIf(missing("soffice", "pdftotext"))("pdf: documents made by LibreOffice", () => {
   let plain: Uint8Array;
   let locked: Uint8Array;
+  let handbook: Uint8Array;
   beforeAll(async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `<tr><td>Row ${i + 1}</td><td>${i * 3}</td><td>note ${i}</td></tr>`).join("");
+    handbook = await sofficePdf(`<html><head><meta charset="utf-8"></head><body>
+<h1>Engineering Handbook</h1><p>${prose(1, 120)}.</p>
+<h2>1. Getting started</h2>
+<ul><li>Install the tools</li><li>Clone the repository<ul><li>use ssh</li></ul></li><li>Run the tests</li></ul>
+<pre>npm install
+npm test</pre>
+<h2>2. Data</h2><p>${prose(2, 200)}.</p>
+<table border="1" cellspacing="0"><tr><th>Name</th><th>Value</th><th>Comment</th></tr>${rows}</table>
+<p>Table 1: Values by row</p>
+<h3>2.1 Details</h3><p>${prose(3, 300)}.</p></body></html>`);
     const html = `<html><head><meta charset="utf-8"></head><body>
 <h1>年度报告 Annual Report</h1>
 <p>本报告介绍了公司全年的经营情况和财务数据，供股东参考。</p>
@@ -80,6 +92,35 @@ describe.skipIf(missing("soffice", "pdftotext"))("pdf: documents made by LibreOf
     ]);
     const [table] = ofType(doc, "Table");
     expect(table!.table!.cells.map((c) => c.text)).toEqual(["地区", "收入", "华东", "120", "华南", "95"]);
+  });
+
+  it("reads a multi-page handbook: hierarchy, lists, code, a table over a page break, continuations", async () => {
+    const doc = await parsePdf(handbook);
+    expect(doc.pageCount).toBeGreaterThanOrEqual(2);
+    expect(ofType(doc, "Title").map((e) => [e.text, e.headingLevel])).toEqual([
+      ["Engineering Handbook", 1],
+      ["1. Getting started", 2],
+      ["2. Data", 2],
+      ["2.1 Details", 3],
+    ]);
+    expect(ofType(doc, "ListItem").map((e) => [e.text, e.listLevel])).toEqual([
+      ["\u2022 Install the tools", 0],
+      ["\u2022 Clone the repository", 0],
+      ["\u2022 use ssh", 1],
+      ["\u2022 Run the tests", 0],
+    ]);
+    expect(ofType(doc, "CodeSnippet").map((e) => e.text)).toEqual(["npm install\nnpm test"]);
+    const tables = ofType(doc, "Table");
+    expect(tables.length).toBe(2);
+    expect(tables[1]!.continuationOf).toBe(doc.elements.indexOf(tables[0]!));
+    const rowsSeen = tables.flatMap((t) => t.table!.cells.filter((c) => c.col === 1).map((c) => c.text));
+    expect(rowsSeen).toEqual(["Name", ...Array.from({ length: 40 }, (_, i) => `Row ${i + 1}`)]);
+    const caption = ofType(doc, "TableCaption")[0]!;
+    expect(doc.elements[caption.refIndex!]!.type).toBe("Table");
+    // The last paragraph runs over a page break.
+    const last = doc.elements.at(-1)!;
+    expect(last.type).toBe("NarrativeText");
+    expect(doc.elements[last.continuationOf!]!.page).toBe(last.page - 1);
   });
 
   it("covers every poppler word", async () => {

@@ -33,15 +33,19 @@ export function classifyBlocks(blocks: Block[]): void {
     else if (FIGURE_CAPTION.test(text)) b.kind = "figure-caption";
     else if (TABLE_CAPTION.test(text)) b.kind = "table-caption";
   }
+  assignListLevels(blocks);
+}
+
+/** List levels from the indentation of a page's list items (call again after reclassifying). */
+export function assignListLevels(blocks: readonly Block[]): void {
   const lists = blocks.filter((b) => b.kind === "list");
-  if (lists.length > 0) {
-    const em = lists.reduce((s, b) => s + b.fontSize, 0) / lists.length;
-    const levels = distinct(
-      lists.map((b) => b.x0),
-      0.6 * em,
-    );
-    for (const b of lists) b.listLevel = Math.max(0, levels.findIndex((x) => Math.abs(x - b.x0) <= 0.6 * em));
-  }
+  if (lists.length === 0) return;
+  const em = lists.reduce((s, b) => s + b.fontSize, 0) / lists.length;
+  const levels = distinct(
+    lists.map((b) => b.x0),
+    0.6 * em,
+  );
+  for (const b of lists) b.listLevel = Math.max(0, levels.findIndex((x) => Math.abs(x - b.x0) <= 0.6 * em));
 }
 
 /** Whether a block's text begins with a list marker. */

@@ -1,4 +1,4 @@
-import { FIGURE_CAPTION, TABLE_CAPTION } from "./classify.js";
+import { FIGURE_CAPTION, TABLE_CAPTION, assignListLevels } from "./classify.js";
 import type { Frame } from "./frame.js";
 import { isCjk, type Block, type BlockKind } from "./types.js";
 
@@ -51,6 +51,8 @@ export function finishDocument(pages: readonly PageLayout[], outline: readonly O
   const { marginShare = 0.1 } = options;
   markRunning(pages, marginShare);
   markHeadings(pages, outline);
+  // Numbered headings started out as list items: levels again, without them.
+  for (const p of pages) assignListLevels(p.blocks);
   for (const p of pages) {
     // Running text goes to the page's ends whatever the column cuts made of it.
     const rank = (b: Block): number =>

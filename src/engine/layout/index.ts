@@ -9,7 +9,7 @@ export { buildBlocks, finishBlock, LIST_MARKER, type BlockOptions } from "./bloc
 export { readingOrder, type ReadingOrderOptions } from "./reading-order.js";
 export { findTables, type TableOptions, type TableResult } from "./tables.js";
 export { mergeSegments, distinct } from "./segments.js";
-export { classifyBlocks, blockChars, inlineFormulas, FIGURE_CAPTION, TABLE_CAPTION } from "./classify.js";
+export { classifyBlocks, assignListLevels, blockChars, inlineFormulas, FIGURE_CAPTION, TABLE_CAPTION } from "./classify.js";
 export { layoutPage, tableText, type PageContent, type PageLayoutOptions } from "./page.js";
 export { finishDocument, type PageLayout, type OutlineEntry, type LaidElement, type DocumentOptions } from "./document.js";
 export { toDraftElements, normaliseBox, type ToDraftOptions } from "./to-draft.js";
