@@ -1,4 +1,12 @@
-import type { EmbedTemplateContext, ResolvedChunkOptions } from "./options.js";
+import type { ResolvedChunkOptions } from "./options.js";
+
+interface Frame {
+  before: string;
+  after: string;
+  tokens: number;
+  /** Whitespace on both sides of the text: an additive tokenizer's counts add up. */
+  additive: boolean;
+}
 import type { Section } from "./sections.js";
 
 /**
@@ -11,19 +19,60 @@ import type { Section } from "./sections.js";
  */
 export class EmbedText {
   private readonly prefixCache = new Map<string, { path: readonly string[]; tokens: number }>();
+  private readonly frames = new Map<string, Frame>();
+  /** The string template split around its only `{text}` (undefined: a function, or several). */
+  private readonly split: [string, string] | undefined;
 
-  constructor(private readonly o: ResolvedChunkOptions) {}
+  constructor(private readonly o: ResolvedChunkOptions) {
+    const t = o.embedTemplate;
+    if (typeof t === "string") {
+      const at = t.indexOf("{text}");
+      if (at >= 0 && t.indexOf("{text}", at + 1) === -1) this.split = [t.slice(0, at), t.slice(at + "{text}".length)];
+    }
+  }
 
   render(text: string, headingPath: readonly string[], extra?: string): string {
-    const parts = extra ? [...headingPath, extra] : headingPath;
-    const context = parts.join(" > ");
+    const frame = this.frame(headingPath, extra);
+    if (frame) return frame.before + text + frame.after;
+    const context = extra ? [...headingPath, extra].join(" > ") : headingPath.join(" > ");
     const t = this.o.embedTemplate;
-    if (typeof t === "function") {
-      const ctx: EmbedTemplateContext = { text, headingPath: [...headingPath], context };
-      return t(ctx);
-    }
+    if (typeof t === "function") return t({ text, headingPath: [...headingPath], context });
     const out = t.replaceAll("{headingPath}", headingPath.join(" > ")).replaceAll("{context}", context).replaceAll("{text}", text);
     return context === "" ? out.replace(/^[ \t]*(\r?\n)+/, "") : out;
+  }
+
+  /**
+   * Tokens of `render(text, ...)` from the tokens of `text`, without counting again, when
+   * the tokenizer is additive and the template puts whitespace around `{text}`;
+   * undefined otherwise.
+   */
+  tokensAround(textTokens: number, headingPath: readonly string[], extra?: string): number | undefined {
+    if (!this.o.tokenizer.additive) return undefined;
+    const frame = this.frame(headingPath, extra);
+    return frame?.additive ? frame.tokens + textTokens : undefined;
+  }
+
+  private frame(headingPath: readonly string[], extra: string | undefined): Frame | undefined {
+    if (!this.split) return undefined;
+    const key = extra === undefined ? headingPath.join("\u0000") : `${headingPath.join("\u0000")}\u0001${extra}`;
+    let frame = this.frames.get(key);
+    if (frame) return frame;
+    const context = extra ? [...headingPath, extra].join(" > ") : headingPath.join(" > ");
+    const fill = (s: string) => s.replaceAll("{headingPath}", headingPath.join(" > ")).replaceAll("{context}", context);
+    let before = fill(this.split[0]);
+    const after = fill(this.split[1]);
+    // With no heading context, the blank lines meant to follow it would lead the text.
+    if (context === "") before = before.replace(/^[ \t]*(\r?\n)+/, "");
+    const ws = /\s/;
+    frame = {
+      before,
+      after,
+      tokens: this.o.tokenizer.count(before) + this.o.tokenizer.count(after),
+      additive: (before === "" || ws.test(before.charAt(before.length - 1))) && (after === "" || ws.test(after.charAt(0))),
+    };
+    if (this.frames.size > 10_000) this.frames.clear();
+    this.frames.set(key, frame);
+    return frame;
   }
 
   /** The heading path used in embeddings for a section (maybe shortened) and its cost. */

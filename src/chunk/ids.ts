@@ -9,7 +9,8 @@ export function sha256Hex(text: string): string {
 export interface ChunkIdInput {
   sourceId: string;
   elementIds: readonly string[];
-  text: string;
+  /** sha256 of the chunk text (hashing the text once serves both the id and `contentHash`). */
+  contentHash: string;
   /** Where in its elements the chunk sits (text ranges, table rows), so equal texts differ. */
   locator: string;
   /** {@link optionsFingerprint} of the options used. */
@@ -17,13 +18,13 @@ export interface ChunkIdInput {
 }
 
 /**
- * A deterministic chunk id: sha256 of source id, element ids, text, locator and options,
+ * A deterministic chunk id: sha256 of source id, element ids, text hash, locator and options,
  * shaped as a UUID (version nibble 5, RFC 4122 variant) because several vector stores
  * accept only UUIDs as ids.
  */
 export function chunkId(input: ChunkIdInput): string {
   const hex = sha256Hex(
-    JSON.stringify([input.sourceId, input.elementIds, input.text, input.locator, input.options]),
+    JSON.stringify([input.sourceId, input.elementIds, input.contentHash, input.locator, input.options]),
   );
   return toUuid(hex);
 }

@@ -54,13 +54,9 @@ export function textPieces(
   budget: number,
   s: PieceSettings,
 ): Piece[] {
-  const whole = start === 0 && end === text.length;
-  const slice = whole ? text : text.slice(start, end);
+  const slice = start === 0 && end === text.length ? text : text.slice(start, end);
   const tokens = s.tokenizer.count(slice);
-  const base = { block, section, kind: block.kind, withCaption: false, mergeable: true };
-  if (tokens <= budget) {
-    return [{ ...base, text: slice, tokens, start, end, first: start === 0, oversized: false }];
-  }
+  if (tokens <= budget) return [textPiece(block, section, slice, tokens, start, end, start === 0, false)];
   const ranges = splitTextRanges(slice, {
     chunkSize: budget,
     chunkOverlap: Math.min(s.overlapTokens, Math.floor(budget / 2)),
@@ -68,16 +64,13 @@ export function textPieces(
   });
   return ranges.map((r, i) => {
     const t = slice.slice(r.start, r.end);
-    return {
-      ...base,
-      text: t,
-      tokens: s.tokenizer.count(t),
-      start: start + r.start,
-      end: start + r.end,
-      first: start === 0 && i === 0,
-      oversized: r.oversized === true,
-    };
+    return textPiece(block, section, t, s.tokenizer.count(t), start + r.start, start + r.end, start === 0 && i === 0, r.oversized === true);
   });
+}
+
+// One shape for every piece (no spreads): the chunker makes one per paragraph.
+function textPiece(block: Block, section: Section, text: string, tokens: number, start: number, end: number, first: boolean, oversized: boolean): Piece {
+  return { block, section, kind: block.kind, text, tokens, start, end, withCaption: false, first, mergeable: true, oversized };
 }
 
 function tablePieces(block: Block, section: Section, budget: number, s: PieceSettings): Piece[] {

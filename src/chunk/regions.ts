@@ -54,7 +54,9 @@ export class RegionFinder {
         if (quad) return { page: node.page, coordinates: quad, elementId: node.id };
       }
     }
-    return { ...this.whole(node), approximate: true };
+    const r = this.whole(node);
+    r.approximate = true;
+    return r;
   }
 
   private indexOf(node: DocNode): CharIndex | null {

@@ -1,6 +1,7 @@
 import type { TableStructure } from "../wire/index.js";
 import type { DocNode } from "./nodes.js";
 import type { ChunkWarning } from "./options.js";
+import { boundingQuad } from "./regions.js";
 import type { Tokenizer } from "./tokenizer.js";
 
 /** A cell that starts in a row (cells covered by a span are not repeated here). */
@@ -79,14 +80,15 @@ function fromStructure(node: DocNode, ts: TableStructure, warn: (w: ChunkWarning
   const placed: PlacedCell[] = [];
   for (const c of ts.cells) {
     if (!c || typeof c.row !== "number" || typeof c.col !== "number" || c.row < 1 || c.col < 1) continue;
-    placed.push({
+    const cell: PlacedCell = {
       row: Math.floor(c.row) - 1,
       col: Math.floor(c.col) - 1,
       rowSpan: Math.max(1, Math.floor(c.row_span ?? 1) || 1),
       colSpan: Math.max(1, Math.floor(c.col_span ?? 1) || 1),
       text: typeof c.text === "string" ? c.text : "",
-      ...(Array.isArray(c.coordinates) && c.coordinates.length >= 8 ? { coordinates: c.coordinates } : {}),
-    });
+    };
+    if (Array.isArray(c.coordinates) && c.coordinates.length >= 8) cell.coordinates = c.coordinates;
+    placed.push(cell);
   }
   if (placed.length === 0) return undefined;
   const model = fromPlaced(node.index, placed, typeof ts.rows === "number" ? ts.rows : 0, typeof ts.cols === "number" ? ts.cols : 0);
@@ -139,14 +141,18 @@ function fromPlaced(
     reach[c.row] = Math.max(reach[c.row]!, rowEnd);
     const prev = boxes[c.row];
     if (prev === null) continue;
-    boxes[c.row] = c.coordinates ? union(prev, c.coordinates) : null;
+    if (!c.coordinates) boxes[c.row] = null;
+    else if (prev === undefined) boxes[c.row] = boundingQuad([c.coordinates])!;
+    else grow(prev, c.coordinates);
   }
   const table: TableModel = {
     kind: "grid",
     cols,
     rows: fill.map((f, r) => {
+      const row: TableRowModel = { node: nodeIndex, cells: starts[r]!, fill: f, line: f.join(" ") };
       const box = boxes[r];
-      return { node: nodeIndex, cells: starts[r]!, fill: f, line: f.join(" "), ...(box ? { box } : {}) };
+      if (box) row.box = box;
+      return row;
     }),
     headerRows: 0,
   };
@@ -175,18 +181,16 @@ function firstBoundaryAtOrAfter(table: TableModel, r: number): number {
   return table.rows.length;
 }
 
-function union(a: number[] | undefined, b: number[]): number[] {
-  const xs = [b[0]!, b[2]!, b[4]!, b[6]!];
-  const ys = [b[1]!, b[3]!, b[5]!, b[7]!];
-  if (a) {
-    xs.push(a[0]!, a[2]!);
-    ys.push(a[1]!, a[5]!);
+/** Widens an axis-aligned quad (x0 y0 x1 y0 x1 y1 x0 y1) in place to cover another quad. */
+function grow(box: number[], q: readonly number[]): void {
+  for (let i = 0; i + 1 < q.length; i += 2) {
+    const x = q[i]!;
+    const y = q[i + 1]!;
+    if (x < box[0]!) box[0] = box[6] = x;
+    if (x > box[2]!) box[2] = box[4] = x;
+    if (y < box[1]!) box[1] = box[3] = y;
+    if (y > box[5]!) box[5] = box[7] = y;
   }
-  const x0 = Math.min(...xs);
-  const x1 = Math.max(...xs);
-  const y0 = Math.min(...ys);
-  const y1 = Math.max(...ys);
-  return [x0, y0, x1, y0, x1, y1, x0, y1];
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
@@ -291,10 +295,12 @@ export function appendTable(into: TableModel, next: TableModel): TableModel {
 }
 
 function escapeHtml(s: string): string {
+  if (!/[&<>]/.test(s)) return s;
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 function escapeMd(s: string): string {
+  if (!/[|\n]/.test(s)) return s;
   return s.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 }
 
