@@ -14,6 +14,12 @@ export interface MultipartBody {
   contentLength?: number;
 }
 
+/**
+ * In-memory files up to this size are sent as one buffer (one socket write, measured
+ * faster); larger ones are streamed in place so a big Buffer is never copied whole.
+ */
+export const SINGLE_BUFFER_LIMIT = 4 * 1024 * 1024;
+
 // Per the WHATWG multipart encoding: quote-escape names, keep other UTF-8 as is.
 function escapeName(name: string): string {
   return name.replace(/"/g, "%22").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
@@ -40,7 +46,7 @@ export function multipartBody(fields: ReadonlyArray<readonly [name: string, valu
   const out: MultipartBody = {
     contentType: `multipart/form-data; boundary=${boundary}`,
     body:
-      !file || file.bytes
+      !file || (file.bytes && file.bytes.byteLength <= SINGLE_BUFFER_LIMIT)
         ? Buffer.concat(file?.bytes ? [head, file.bytes, tail] : [head, tail])
         : (async function* () {
             yield head;

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { resolveInput, type FileUpload } from "../../src/client/input.js";
-import { multipartBody } from "../../src/client/multipart.js";
+import { SINGLE_BUFFER_LIMIT, multipartBody } from "../../src/client/multipart.js";
 
 async function collect(body: AsyncIterable<Uint8Array> | Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
   if (body instanceof Uint8Array) return new Uint8Array(body);
@@ -26,6 +26,10 @@ describe("multipartBody", () => {
   it("sends in-memory bytes as one buffer and streams the rest", async () => {
     expect(multipartBody([], (await resolveInput(new Uint8Array(5))) as FileUpload).body).toBeInstanceOf(Uint8Array);
     expect(multipartBody([], (await resolveInput(new Blob(["x"]))) as FileUpload).body).not.toBeInstanceOf(Uint8Array);
+    // A big buffer is not copied whole: it is streamed in place.
+    const big = multipartBody([], (await resolveInput(new Uint8Array(SINGLE_BUFFER_LIMIT + 1))) as FileUpload);
+    expect(big.body).not.toBeInstanceOf(Uint8Array);
+    expect((await collect(big.body)).length).toBe(big.contentLength);
   });
 
   it("streams a Readable without knowing its length", async () => {
