@@ -34,13 +34,21 @@ export interface TermOptions {
    * @default false
    */
   wordBigrams?: boolean;
+  /**
+   * Emit single CJK characters. Documents need them (so a one-character query matches);
+   * queries are more precise and much cheaper without them, because common characters
+   * (的, 是) match nearly every document. When false, a one-character run still gives
+   * its character.
+   * @default true
+   */
+  cjkUnigrams?: boolean;
 }
 
 /**
  * The terms of a text: words, CJK character unigrams and bigrams, and optionally word
  * bigrams. Repeats are kept (term frequency matters to callers).
  */
-export function textTerms(text: string, { wordBigrams = false }: TermOptions = {}): string[] {
+export function textTerms(text: string, { wordBigrams = false, cjkUnigrams = true }: TermOptions = {}): string[] {
   const terms: string[] = [];
   let previousWord: string | undefined;
   for (const run of textRuns(text)) {
@@ -48,7 +56,7 @@ export function textTerms(text: string, { wordBigrams = false }: TermOptions = {
       // Array.from splits by code point, so characters outside the BMP stay whole.
       const chars = Array.from(run.text);
       for (let i = 0; i < chars.length; i++) {
-        terms.push(chars[i]!);
+        if (cjkUnigrams || chars.length === 1) terms.push(chars[i]!);
         if (i + 1 < chars.length) terms.push(chars[i]! + chars[i + 1]!);
       }
       previousWord = undefined;

@@ -145,7 +145,8 @@ export class MemoryStore implements ChunkStore {
 
   /** TF-IDF over the candidates: Σ (1 + ln tf) · ln(1 + N / df) for each distinct query term. */
   #textRanking(candidates: Row[], text: string, depth: number): string[] {
-    const queryTerms = [...new Set(textTerms(text))];
+    // Same query terms as the Postgres adapters: CJK bigrams, not single characters.
+    const queryTerms = [...new Set(textTerms(text, { cjkUnigrams: false }))];
     const df = new Map<string, number>();
     for (const term of queryTerms) df.set(term, candidates.filter((row) => row.terms.has(term)).length);
     const score = (row: Row) => {

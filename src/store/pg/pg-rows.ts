@@ -62,7 +62,7 @@ export function ftsText(text: string): string {
  * undefined when the text has no terms. Terms are quoted, so no term is read as an operator.
  */
 export function ftsQuery(text: string, maxTerms = 64): string | undefined {
-  const terms = [...new Set(textTerms(text))].slice(0, maxTerms);
+  const terms = [...new Set(textTerms(text, { cjkUnigrams: false }))].slice(0, maxTerms);
   if (terms.length === 0) return undefined;
   return terms.map((t) => `'${t.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`).join(" | ");
 }

@@ -129,6 +129,12 @@ function recall(got: string[][], truth: string[][]): number {
 async function main(): Promise<void> {
   const embeddings = new HashEmbeddings({ dimensions: DIM });
   const results: Result[] = [];
+  // Progress as it goes: a 100k PGlite run takes minutes.
+  const push = results.push.bind(results);
+  results.push = (...rs: Result[]) => {
+    for (const r of rs) console.log(`  ${r.store}: upsert ${r.upsertPerSec.toFixed(0)}/s, query ${r.queryMs.toFixed(1)} ms${r.indexSec ? `, index ${r.indexSec.toFixed(1)} s` : ""}${r.recall !== undefined ? `, recall ${r.recall.toFixed(3)}` : ""}`);
+    return push(...rs);
+  };
   for (const n of SIZES) {
     const t0 = performance.now();
     const { records, queries } = makeData(n, embeddings);
