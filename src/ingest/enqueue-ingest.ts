@@ -83,11 +83,18 @@ export async function enqueueIngest(options: EnqueueIngestOptions): Promise<Enqu
   const allSettled = new Promise<void>((resolve) => (settle = resolve));
   let enumerated = false;
 
-  const finish = (jobId: string, outcome: DocumentOutcome) => {
-    if (!pending.delete(jobId)) return;
+  const record = (outcome: DocumentOutcome) => {
     countOutcome(report, outcome);
     progress.finish(outcome);
-    options.onDocument?.(outcome);
+    try {
+      options.onDocument?.(outcome);
+    } catch {
+      // A throwing listener must not lose the outcome.
+    }
+  };
+  const finish = (jobId: string, outcome: DocumentOutcome) => {
+    if (!pending.delete(jobId)) return;
+    record(outcome);
     if (enumerated && pending.size === 0) settle();
   };
   events?.on("completed", ({ jobId, returnvalue }) => {
@@ -143,7 +150,7 @@ export async function enqueueIngest(options: EnqueueIngestOptions): Promise<Enqu
       } catch (error) {
         enumeratedAll = false;
         const failure = toFailure(error, typeof source === "string" ? source : JSON.stringify(source), "source");
-        countOutcome(report, { sourceId: failure.sourceId, status: "failed", failure, retryable: false });
+        record({ sourceId: failure.sourceId, status: "failed", failure, retryable: false });
       }
     }
     await flush();
@@ -161,9 +168,7 @@ export async function enqueueIngest(options: EnqueueIngestOptions): Promise<Enqu
       for (const entry of await store.manifest.list()) {
         if (seen.has(entry.sourceId)) continue;
         await store.removeSource(entry.sourceId);
-        const outcome = { sourceId: entry.sourceId, status: "deleted" as const };
-        countOutcome(report, outcome);
-        progress.finish(outcome);
+        record({ sourceId: entry.sourceId, status: "deleted" });
       }
     }
     report.aborted = signal?.aborted ?? false;

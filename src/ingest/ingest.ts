@@ -1,5 +1,5 @@
-import { invalidOption } from "../errors.js";
-import { countOutcome, emptyReport, type IngestReport } from "./ingest-report.js";
+import { LocalErrorCode, invalidOption } from "../errors.js";
+import { countOutcome, emptyReport, type DocumentOutcome, type IngestReport } from "./ingest-report.js";
 import { INGEST_DEFAULTS, resolveConcurrency, type IngestOptions } from "./ingest-options.js";
 import { prepareRun } from "./prepare-run.js";
 import { processDocument, toFailure } from "./process-document.js";
@@ -32,6 +32,15 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const run = await prepareRun(options);
   const { pipeline, store, progress } = run;
   const report = emptyReport();
+  const finish = (outcome: DocumentOutcome) => {
+    countOutcome(report, outcome);
+    progress.finish(outcome);
+    try {
+      options.onDocument?.(outcome);
+    } catch {
+      // A throwing listener must not lose the document's outcome or stop the run.
+    }
+  };
 
   try {
     const resolveOptions: ResolveOptions = {
@@ -53,9 +62,9 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         for await (const doc of resolveSource(source, resolveOptions)) {
           if (signal?.aborted) break outer;
           if (seen.has(doc.sourceId)) {
-            const failure = { sourceId: doc.sourceId, code: "DOCPARSE_INVALID_OPTION", message: `Two sources resolve to the sourceId ${JSON.stringify(doc.sourceId)}; the second was skipped`, stage: "source" as const };
-            countOutcome(report, { sourceId: doc.sourceId, status: "failed", failure, retryable: false });
-            progress.finish({ sourceId: doc.sourceId, status: "failed", failure, retryable: false });
+            const message = `Two sources resolve to the sourceId ${JSON.stringify(doc.sourceId)}; the second was skipped`;
+            const failure = { sourceId: doc.sourceId, code: LocalErrorCode.InvalidOption, message, stage: "source" as const };
+            finish({ sourceId: doc.sourceId, status: "failed", failure, retryable: false });
             continue;
           }
           seen.add(doc.sourceId);
@@ -66,11 +75,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
             break outer;
           }
           const task: Promise<void> = processDocument(doc, pipeline)
-            .then((outcome) => {
-              countOutcome(report, outcome);
-              progress.finish(outcome);
-              options.onDocument?.(outcome);
-            })
+            .then(finish)
             .finally(() => {
               slots.release();
               inFlight.delete(task);
@@ -83,8 +88,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         // deleteMissing is skipped.
         enumeratedAll = false;
         const failure = toFailure(error, describeSource(source), "source");
-        countOutcome(report, { sourceId: failure.sourceId, status: "failed", failure, retryable: false });
-        progress.finish({ sourceId: failure.sourceId, status: "failed", failure, retryable: false });
+        finish({ sourceId: failure.sourceId, status: "failed", failure, retryable: false });
       }
     }
     await Promise.all(inFlight);
@@ -97,13 +101,9 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         if (seen.has(entry.sourceId)) continue;
         try {
           await store.removeSource(entry.sourceId);
-          const outcome = { sourceId: entry.sourceId, status: "deleted" as const };
-          countOutcome(report, outcome);
-          progress.finish(outcome);
-          options.onDocument?.(outcome);
+          finish({ sourceId: entry.sourceId, status: "deleted" });
         } catch (error) {
-          const failure = toFailure(error, entry.sourceId, "delete");
-          countOutcome(report, { sourceId: entry.sourceId, status: "failed", failure, retryable: false });
+          finish({ sourceId: entry.sourceId, status: "failed", failure: toFailure(error, entry.sourceId, "delete"), retryable: false });
         }
       }
     }
