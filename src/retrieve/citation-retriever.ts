@@ -2,7 +2,7 @@ import { Document } from "@langchain/core/documents";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { BaseRetriever, type BaseRetrieverInput } from "@langchain/core/retrievers";
 import type { Chunk } from "../chunk/chunk.js";
-import { invalidOption } from "../errors.js";
+import { DocParseError, LocalErrorCode, invalidOption } from "../errors.js";
 import type { ChunkFilter, ChunkStore, ScoredChunk } from "../store/chunk-store.js";
 import { buildCitation, toPassage } from "./build-citation.js";
 import type { Citation, PageSizeResolver } from "./citation.js";
@@ -30,6 +30,12 @@ export interface CitedMetadata {
 
 /** A retrieved passage with its citation. */
 export type CitedDocument = Document<CitedMetadata>;
+
+/** A returned Document and the chunks it was made of. */
+export interface CitedPassage {
+  document: CitedDocument;
+  chunks: Chunk[];
+}
 
 /** How far a hit grows before it is returned. */
 export type ExpandMode = "none" | "neighbors" | "section";
@@ -231,6 +237,11 @@ export class CitationRetriever extends BaseRetriever<CitedMetadata> {
 
   /** Retrieval with per-call overrides (the viewer's search API uses this). */
   async search(query: string, options: CitationSearchOptions = {}): Promise<CitedDocument[]> {
+    return (await this.searchPassages(query, options)).map((p) => p.document);
+  }
+
+  /** Like {@link search}, with the chunks behind each Document (in reading order). */
+  async searchPassages(query: string, options: CitationSearchOptions = {}): Promise<CitedPassage[]> {
     if (typeof query !== "string" || query.trim() === "") throw invalidOption("Expected a non-empty query string");
     if (query.length > this.maxQueryLength) throw invalidOption(`Expected the query to be at most ${this.maxQueryLength} characters, got ${query.length}`);
     const k = options.k ?? this.k;
@@ -263,7 +274,7 @@ export class CitationRetriever extends BaseRetriever<CitedMetadata> {
     }
 
     const groups = await this.expandHits(hits.map((h) => h.chunk), expand);
-    const docs: CitedDocument[] = [];
+    const docs: CitedPassage[] = [];
     const seen = new Map<string, number>();
     const passages: { hit: ScoredChunk; chunks: Chunk[] }[] = [];
     groups.forEach((chunks, i) => {
@@ -300,7 +311,7 @@ export class CitationRetriever extends BaseRetriever<CitedMetadata> {
       if (m.filename !== undefined) metadata.filename = m.filename;
       if (m.fileId !== undefined) metadata.fileId = m.fileId;
       if (m.url !== undefined) metadata.url = m.url;
-      docs.push(new Document<CitedMetadata>({ pageContent: passage.text, metadata, id: hit.chunk.id }));
+      docs.push({ document: new Document<CitedMetadata>({ pageContent: passage.text, metadata, id: hit.chunk.id }), chunks: passage.chunks });
     }
     return docs;
   }
@@ -330,7 +341,15 @@ export class CitationRetriever extends BaseRetriever<CitedMetadata> {
         else g.nextOpen = false;
       }
       if (want.length === 0) break;
-      const fetched = new Map((await this.store.getByIds([...new Set(want.map((w) => w.id))])).map((c) => [c.id, c]));
+      let found: Chunk[];
+      try {
+        found = await this.store.getByIds([...new Set(want.map((w) => w.id))]);
+      } catch (error) {
+        // A store that cannot fetch by id (some LangChain vector stores): no expansion.
+        if (DocParseError.isInstance(error) && error.code === LocalErrorCode.Unsupported) break;
+        throw error;
+      }
+      const fetched = new Map(found.map((c) => [c.id, c]));
       for (const { g, side, id } of want) {
         const c = fetched.get(id);
         const hm = g.hit.metadata;

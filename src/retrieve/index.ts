@@ -1,5 +1,5 @@
 export { CitationRetriever, CITATION_RETRIEVER_DEFAULTS, isDuplicateHit } from "./citation-retriever.js";
-export type { CitationRetrieverOptions, CitationSearchOptions, CitedDocument, CitedMetadata, ExpandMode } from "./citation-retriever.js";
+export type { CitationRetrieverOptions, CitationSearchOptions, CitedDocument, CitedPassage, CitedMetadata, ExpandMode } from "./citation-retriever.js";
 export type { Citation, CitationQuote, CitationRegion, PageRef, PageSizeResolver } from "./citation.js";
 export { buildCitation, toPassage, PASSAGE_SEPARATOR } from "./build-citation.js";
 export type { Passage } from "./build-citation.js";

@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { Chunk } from "../chunk/chunk.js";
-import { DocParseError, invalidOption } from "../errors.js";
-import { CitationRetriever, type CitationRetrieverOptions, type CitedDocument } from "../retrieve/citation-retriever.js";
+import { DocParseError, LocalErrorCode, invalidOption } from "../errors.js";
+import { CitationRetriever, type CitationRetrieverOptions, type CitedPassage } from "../retrieve/citation-retriever.js";
 import type { CitationRegion } from "../retrieve/citation.js";
 import type { ChunkStore } from "../store/chunk-store.js";
 import { APP_CSS } from "./assets/app-css.js";
@@ -174,17 +174,26 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     if (!Number.isInteger(wanted) || wanted < 1 || wanted > 100) return sendError(res, 400, "DOCPARSE_INVALID_OPTION", "k must be an integer in [1, 100]");
     if (!q.trim()) return sendError(res, 400, "DOCPARSE_INVALID_OPTION", "q is required");
     if (q.length > maxQueryLength) return sendError(res, 400, "DOCPARSE_INVALID_OPTION", `q is longer than ${maxQueryLength} characters`);
-    const docs = await retriever.search(q, { k: wanted });
-    const results = await Promise.all(docs.map((d, i) => toResult(d, i)));
+    const passages = await retriever.searchPassages(q, { k: wanted });
+    const results = passages.map((p, i) => toResult(p, i));
     sendJson(res, 200, { query: q, results });
   }
 
-  async function toResult(doc: CitedDocument, i: number): Promise<ViewerResult> {
+  // Chunks of recently served results: page images are looked up here first, so stores
+  // that cannot fetch by id (some LangChain vector stores) still get their pages shown.
+  const served = new Map<string, Chunk>();
+  const remember = (chunk: Chunk) => {
+    served.delete(chunk.id);
+    served.set(chunk.id, chunk);
+    if (served.size > 5000) served.delete(served.keys().next().value!);
+  };
+
+  function toResult({ document: doc, chunks }: CitedPassage, i: number): ViewerResult {
     const c = doc.metadata.citation;
-    // A passage may span chunks: each page's image is asked for through a chunk on it.
-    const chunks = c.chunkIds.length > 1 ? await store.getByIds(c.chunkIds) : [];
     const pageImages: Record<string, string> = {};
+    for (const chunk of chunks) remember(chunk);
     for (const page of c.pages) {
+      // A passage may span chunks: each page's image is asked for through a chunk on it.
       const owner = chunks.find((ch) => ch.metadata.pages.includes(page))?.id ?? doc.metadata.chunkId;
       pageImages[String(page)] = `/api/page-image?chunk=${encodeURIComponent(owner)}&page=${page}`;
     }
@@ -204,6 +213,17 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     return result;
   }
 
+  async function findChunk(id: string): Promise<Chunk | undefined> {
+    const known = served.get(id);
+    if (known) return known;
+    try {
+      return (await store.getByIds([id]))[0];
+    } catch (error) {
+      if (DocParseError.isInstance(error) && error.code === LocalErrorCode.Unsupported) return undefined;
+      throw error;
+    }
+  }
+
   async function handlePageImage(url: URL, res: ServerResponse): Promise<void> {
     const id = url.searchParams.get("chunk") ?? "";
     const page = Number(url.searchParams.get("page"));
@@ -211,7 +231,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       return sendError(res, 400, "DOCPARSE_INVALID_OPTION", "chunk and page (integer >= 1) are required");
     }
     // Only pages of chunks the store holds: the route cannot be used to read anything else.
-    const [chunk] = await store.getByIds([id]);
+    const chunk = await findChunk(id);
     if (!chunk || !chunk.metadata.pages.includes(page)) return sendError(res, 404, "NOT_FOUND", "no such chunk page");
     const image = await resolveImage(chunk, page);
     if (!image) return sendError(res, 404, "NO_PAGE_IMAGE", `no page image for page ${page}`);

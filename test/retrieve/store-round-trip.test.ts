@@ -1,14 +1,24 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HashEmbeddings } from "../../src/embed/hash-embeddings.js";
 import { CitationRetriever } from "../../src/retrieve/citation-retriever.js";
 import type { ChunkStore } from "../../src/store/chunk-store.js";
+import { LangChainStore } from "../../src/store/langchain-store.js";
 import { openStore } from "../../src/store/open-store.js";
+import { startPgServer } from "../support/pg.js";
 import { tempDir } from "../support/system.js";
 import { linkChunks, makeChunk } from "./make-chunks.js";
 
 const box = (x0: number, y0: number, x1: number, y1: number) => [x0, y0, x1, y0, x1, y1, x0, y1];
 const dir = tempDir("docparse-retrieve-pglite-");
-afterAll(() => dir.cleanup());
+let pg: Awaited<ReturnType<typeof startPgServer>>;
+beforeAll(async () => {
+  pg = await startPgServer();
+});
+afterAll(async () => {
+  await pg?.stop();
+  dir.cleanup();
+});
 
 const chunks = () =>
   linkChunks([
@@ -25,12 +35,20 @@ const chunks = () =>
     }),
   ]);
 
-// Every adapter `openStore` knows that runs in process. Postgres proper is covered by the
-// store suite against a pglite-socket server; the citation lives in chunk metadata, which
-// both pg adapters share.
-describe.each([["memory://"], [`pglite://${dir.path}/db`]])("citations survive a round trip through %s", (url) => {
+// Every adapter: memory, PGlite in a directory, PostgreSQL over the wire (a
+// pglite-socket server speaking the Postgres protocol to `pg`), and the bridge to a
+// LangChain VectorStore (metadata flattened to scalars and back; no getByIds, so no
+// expansion there).
+const ADAPTERS: [string, () => Promise<ChunkStore>, boolean][] = [
+  ["memory://", () => openStore("memory://"), true],
+  ["pglite://<dir>", () => openStore(`pglite://${dir.path}/db`), true],
+  ["postgres://", () => openStore(pg.url, { pool: { max: 1 } }), true],
+  ["LangChainStore(MemoryVectorStore)", async () => new LangChainStore(new MemoryVectorStore(new HashEmbeddings())), false],
+];
+
+describe.each(ADAPTERS)("citations survive a round trip through %s", (_name, open, canExpand) => {
   it("keeps regions, pages, heading path, page sizes and the quote", async () => {
-    const store: ChunkStore = await openStore(url);
+    const store: ChunkStore = await open();
     try {
       const embeddings = new HashEmbeddings();
       const cs = chunks();
@@ -40,11 +58,11 @@ describe.each([["memory://"], [`pglite://${dir.path}/db`]])("citations survive a
       const [doc] = await retriever.invoke("退款期限");
       const c = doc!.metadata.citation;
       expect(doc!.id).toBe("r1");
-      expect(c.chunkIds).toEqual(["r0", "r1"]);
+      expect(c.chunkIds).toEqual(canExpand ? ["r0", "r1"] : ["r1"]);
       expect(c.sourceId).toBe("doc.pdf");
       expect(c.fileId).toBe("f");
       expect(c.headingPath).toEqual(["公司", "History"]);
-      expect(c.pages).toEqual([1, 2, 3]);
+      expect(c.pages).toEqual(canExpand ? [1, 2, 3] : [2, 3]);
       const r1 = c.regions.filter((r) => r.elementId === "e1");
       expect(r1.map((r) => [r.page, r.coordinates, r.approximate ?? false])).toEqual([
         [2, box(0.1, 0.8, 0.6, 0.82), false],

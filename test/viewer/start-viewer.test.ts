@@ -167,3 +167,25 @@ describe("page_image_url of remote parses", () => {
     }
   });
 });
+
+describe("stores without getByIds (LangChain bridge)", () => {
+  it("serve page images of chunks from recent results", async () => {
+    const { MemoryVectorStore } = await import("@langchain/classic/vectorstores/memory");
+    const { LangChainStore } = await import("../../src/store/langchain-store.js");
+    const embeddings = new HashEmbeddings();
+    const store = new LangChainStore(new MemoryVectorStore(embeddings));
+    const chunk = makeChunk("lc", "Bridged text about invoices.", { fileId: "f1" });
+    await store.upsert([{ ...chunk, vector: await embeddings.embedQuery(chunk.embedText) }]);
+    const parser: PageImageSource = { pageImage: async () => ({ bytes: PNG, mimeType: "image/png" }) };
+    const viewer = await startViewer({ store, embeddings, parser });
+    try {
+      // Unknown before any search: the bridge cannot look chunks up by id.
+      expect((await get(`${viewer.url}api/page-image?chunk=lc&page=1`)).status).toBe(404);
+      const body = JSON.parse((await get(`${viewer.url}api/search?q=invoices`)).body.toString()) as { results: ViewerResult[] };
+      expect(body.results[0]!.id).toBe("lc");
+      expect((await get(`${viewer.url}${body.results[0]!.pageImages["1"]!.slice(1)}`)).status).toBe(200);
+    } finally {
+      await viewer.close();
+    }
+  });
+});
