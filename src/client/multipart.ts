@@ -4,8 +4,8 @@ import type { FileUpload } from "./input.js";
 /** A multipart/form-data body ready for `undici.request`. */
 export interface MultipartBody {
   /**
-   * Streams the parts, the file pulled from its source as the socket drains; or one
-   * buffer when the file was already in memory (a single socket write, measured faster).
+   * Streams the parts, the file pulled from its source as the socket drains. Bytes
+   * already in memory are passed in place (never copied into a bigger buffer).
    */
   body: AsyncIterable<Uint8Array> | Uint8Array;
   /** `multipart/form-data; boundary=...` */
@@ -13,12 +13,6 @@ export interface MultipartBody {
   /** Total length when every part's size is known (lets the server bound the upload early). */
   contentLength?: number;
 }
-
-/**
- * In-memory files up to this size are sent as one buffer (one socket write, measured
- * faster); larger ones are streamed in place so a big Buffer is never copied whole.
- */
-export const SINGLE_BUFFER_LIMIT = 4 * 1024 * 1024;
 
 // Per the WHATWG multipart encoding: quote-escape names, keep other UTF-8 as is.
 function escapeName(name: string): string {
@@ -46,9 +40,12 @@ export function multipartBody(fields: ReadonlyArray<readonly [name: string, valu
   const out: MultipartBody = {
     contentType: `multipart/form-data; boundary=${boundary}`,
     body:
-      !file || (file.bytes && file.bytes.byteLength <= SINGLE_BUFFER_LIMIT)
-        ? Buffer.concat(file?.bytes ? [head, file.bytes, tail] : [head, tail])
-        : (async function* () {
+      !file
+        ? Buffer.concat([head, tail])
+        : file.bytes
+          ? // A plain array: undici iterates it like a stream, writing each part as is.
+            ([head, file.bytes, tail] as unknown as AsyncIterable<Uint8Array>)
+          : (async function* () {
             yield head;
             yield* file.open();
             yield tail;
