@@ -99,6 +99,13 @@ describe("ingest and query", () => {
     expect(hit.quote).toContain("30天内提交");
   }, 120_000);
 
+  it("draws a cli-progress bar on stderr when it is a terminal", async () => {
+    const io = bufferIo({ tty: true, cwd: SAMPLES });
+    expect(await runCli(["ingest", SAMPLES, "--store", "memory://", "--exclude", "*.ts"], io)).toBe(EXIT.ok);
+    expect(io.err()).toMatch(/█+ 6\/6 docs \| [\d.]+ pages\/s \| ETA 0s \| parse 0 · chunk 0 · embed 0 · store 0 \| failed 0/);
+    expect(io.out()).toMatch(/^6 added/);
+  }, 60_000);
+
   it("exits 1 and lists the failure when a document fails, after ingesting the others", async () => {
     const docs = join(dir.path, "mixed");
     mkdirSync(docs);
