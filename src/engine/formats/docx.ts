@@ -1,6 +1,8 @@
-import { DocParseError } from "../../errors.js";
+import { DocParseError, abortError } from "../../errors.js";
 import type { DraftDocument, DraftElement, FormatContext, FormatHandler } from "../draft.js";
 import { linkCaptions } from "./office/captions.js";
+import { officeOptions } from "./office/options.js";
+import { alignWithPdf, renderViaPdf } from "./office/pdf-geometry.js";
 import { imageSize } from "./image-size.js";
 import { buildTable, tableText, type GridCell } from "./office/table-grid.js";
 import { child, children, find, findAll, parseXml, readRels, textOf, type XNode } from "./office/xml.js";
@@ -14,7 +16,8 @@ import { OfficeZip } from "./office/zip.js";
  * breaks, caption links, vMerge spans as the grid gives them), and aligning its output
  * back onto the XML is fragile. One pass over the XML keeps everything in one order.
  * Word has no fixed geometry: `estimatedLayout` is set and page numbers count hard page
- * and section breaks only.
+ * and section breaks only — unless `engine_params.office_geometry` is `libreoffice`, which
+ * aligns the elements onto the pages LibreOffice prints.
  */
 
 export const DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -45,10 +48,17 @@ const on = (n: XNode | undefined) => n !== undefined && !["0", "false", "off"].i
 export const docxFormat: FormatHandler = {
   id: "docx",
   mimeType: DOCX_MIME,
-  parse: parseDocx,
+  async parse(bytes, ctx) {
+    const draft = await parseDocx(bytes, ctx);
+    // Real pages only on request: printing through LibreOffice costs seconds per document.
+    if (officeOptions(ctx).office_geometry !== "libreoffice") return draft;
+    return alignWithPdf(draft, bytes, "docx", ctx);
+  },
+  // Called only for documents parsed with real pages (office_geometry: "libreoffice").
+  renderPage: (bytes, page, options) => renderViaPdf(bytes, "docx", page, options),
 };
 
-/** Parses a DOCX container already opened (the legacy converter reuses this). */
+/** Parses a DOCX into an estimated-layout draft (structure only). */
 export async function parseDocx(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
   const zip = OfficeZip.open(bytes, ctx.limits);
   const mainPart = await mainDocumentPath(zip);
@@ -110,7 +120,7 @@ function styleProp<K extends keyof StyleInfo>(styles: Map<string, StyleInfo>, id
 
 function walkBlocks(container: XNode, st: WalkState): void {
   for (const node of container.children) {
-    if (st.signal?.aborted) return;
+    if (st.signal?.aborted) throw abortError(st.signal);
     switch (node.name) {
       case "w:p":
         paragraph(node, st);

@@ -3,6 +3,8 @@ import type { DraftDocument, DraftElement, FormatContext, FormatHandler } from "
 import { decodeText, normalizeText } from "../text-decode.js";
 import { imageSize } from "./image-size.js";
 import { linkCaptions } from "./office/captions.js";
+import { officeOptions } from "./office/options.js";
+import { alignWithPdf, renderViaPdf } from "./office/pdf-geometry.js";
 import { buildTable, tableText, type GridCell } from "./office/table-grid.js";
 
 /**
@@ -24,7 +26,13 @@ export const MAX_HTML_DEPTH = 1024;
 export const htmlFormat: FormatHandler = {
   id: "html",
   mimeType: HTML_MIME,
-  parse: parseHtml,
+  async parse(bytes, ctx) {
+    const draft = await parseHtml(bytes, ctx);
+    if (officeOptions(ctx).office_geometry !== "libreoffice") return draft;
+    return alignWithPdf(draft, bytes, "html", ctx);
+  },
+  // Called only for documents parsed with real pages (office_geometry: "libreoffice").
+  renderPage: (bytes, page, options) => renderViaPdf(bytes, "html", page, options),
 };
 
 type P5Node = import("parse5").DefaultTreeAdapterMap["node"];
@@ -73,8 +81,9 @@ export function decodeHtml(bytes: Uint8Array): string {
   return decodeText(bytes).text;
 }
 
-async function parseHtml(bytes: Uint8Array, _ctx: FormatContext): Promise<DraftDocument> {
+async function parseHtml(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
   if (bytes.length === 0) throw new DocParseError(40422, "The file is empty");
+  officeOptions(ctx); // a bad option is 40004 before any work
   const { parse } = await import("parse5");
   const doc = parse(normalizeText(decodeHtml(bytes)));
   const st: State = { elements: [], buffer: "" };

@@ -1,4 +1,4 @@
-import { DocParseError } from "../../errors.js";
+import { DocParseError, abortError } from "../../errors.js";
 import { inPageRange } from "../../wire/index.js";
 import type { Box, DraftDocument, DraftElement, DraftPage, FormatContext, FormatHandler } from "../draft.js";
 import { imageSize } from "./image-size.js";
@@ -89,7 +89,7 @@ export async function parsePptx(bytes: Uint8Array, ctx: FormatContext): Promise<
   const elements: DraftElement[] = [];
   const phCache = new Map<string, Promise<{ ph: Placeholder[]; rels: Rels }>>();
   for (let i = 0; i < slidePaths.length; i++) {
-    if (ctx.signal?.aborted) break;
+    if (ctx.signal?.aborted) throw abortError(ctx.signal);
     const page = i + 1;
     if (!inPageRange(ctx.pageRange, page)) continue;
     const path = slidePaths[i]!;

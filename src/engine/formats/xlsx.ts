@@ -1,4 +1,4 @@
-import { DocParseError } from "../../errors.js";
+import { DocParseError, abortError } from "../../errors.js";
 import { inPageRange } from "../../wire/index.js";
 import type { DraftDocument, DraftElement, FormatContext, FormatHandler } from "../draft.js";
 import { formatDate, formatNumber } from "./office/number-format.js";
@@ -52,7 +52,7 @@ export async function parseXlsx(bytes: Uint8Array, ctx: FormatContext): Promise<
   sheets.forEach((ws, i) => {
     const page = i + 1;
     if (!inPageRange(ctx.pageRange, page)) return;
-    if (ctx.signal?.aborted) return;
+    if (ctx.signal?.aborted) throw abortError(ctx.signal);
     elements.push({ type: "Title", text: ws.name, headingLevel: 1, page, subType: "sheet_name" });
     const table = sheetTable(ws, options.max_sheet_rows, options.max_sheet_cols);
     if (table) elements.push({ ...table, page });

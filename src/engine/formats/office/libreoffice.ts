@@ -67,6 +67,8 @@ export interface ConvertOptions {
   fromExt: string;
   /** Target format: an extension LibreOffice knows as an export (`docx`, `xlsx`, `pptx`, `pdf`). */
   to: string;
+  /** Import filter to force (`HTML (StarWriter)` reads HTML as a paged Writer document). */
+  infilter?: string;
   /** Milliseconds before the conversion is killed. @default 120000 */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -86,7 +88,7 @@ export function convertWithLibreOffice(bytes: Uint8Array, options: ConvertOption
   return run;
 }
 
-async function convertNow(bytes: Uint8Array, { fromExt, to, timeoutMs = 120_000, signal }: ConvertOptions): Promise<Uint8Array> {
+async function convertNow(bytes: Uint8Array, { fromExt, to, infilter, timeoutMs = 120_000, signal }: ConvertOptions): Promise<Uint8Array> {
   if (signal?.aborted) throw abortError(signal);
   const soffice = findSoffice();
   if (!soffice) {
@@ -111,6 +113,7 @@ async function convertNow(bytes: Uint8Array, { fromExt, to, timeoutMs = 120_000,
       "--nologo",
       "--nodefault",
       "--nolockcheck",
+      ...(infilter ? [`--infilter=${infilter}`] : []),
       "--convert-to",
       to,
       "--outdir",

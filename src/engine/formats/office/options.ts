@@ -17,6 +17,13 @@ export interface OfficeOptions {
   max_sheet_rows: number;
   /** Most columns read per sheet (XLSX/CSV). The hosted service's limit is 100. @default Infinity */
   max_sheet_cols: number;
+  /**
+   * Geometry of DOCX and HTML: `estimated` (flow layout, `coordinates_estimated`) or
+   * `libreoffice` (convert to PDF with LibreOffice, read it with the PDF handler and align
+   * the source elements onto its pages and boxes; several seconds per document).
+   * @default "estimated"
+   */
+  office_geometry: "estimated" | "libreoffice";
 }
 
 export const OFFICE_OPTION_DEFAULTS: Readonly<OfficeOptions> = Object.freeze({
@@ -24,6 +31,7 @@ export const OFFICE_OPTION_DEFAULTS: Readonly<OfficeOptions> = Object.freeze({
   include_speaker_notes: false,
   max_sheet_rows: Number.POSITIVE_INFINITY,
   max_sheet_cols: Number.POSITIVE_INFINITY,
+  office_geometry: "estimated",
 });
 
 /** Reads and checks the options; a wrong type is 40004 (parameter error). */
@@ -43,6 +51,13 @@ export function officeOptions(ctx: Pick<FormatContext, "config">): OfficeOptions
       throw new DocParseError(40004, `Expected \`engine_params.${key}\` to be an integer >= 1, got ${JSON.stringify(v)}`);
     }
     out[key] = v;
+  }
+  const geometry = params.office_geometry;
+  if (geometry !== undefined) {
+    if (geometry !== "estimated" && geometry !== "libreoffice") {
+      throw new DocParseError(40004, `Expected \`engine_params.office_geometry\` to be "estimated" or "libreoffice", got ${JSON.stringify(geometry)}`);
+    }
+    out.office_geometry = geometry;
   }
   return out;
 }

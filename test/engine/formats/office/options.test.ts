@@ -10,6 +10,7 @@ describe("officeOptions", () => {
       include_speaker_notes: false,
       max_sheet_rows: Number.POSITIVE_INFINITY,
       max_sheet_cols: Number.POSITIVE_INFINITY,
+      office_geometry: "estimated",
     });
     expect(officeOptions(formatContext())).toEqual(OFFICE_OPTION_DEFAULTS);
   });
@@ -20,7 +21,7 @@ describe("officeOptions", () => {
       max_sheet_rows: 2000,
       max_sheet_cols: 100,
     });
-    for (const bad of [{ include_hidden: "yes" }, { max_sheet_rows: 0 }, { max_sheet_cols: 1.5 }]) {
+    for (const bad of [{ include_hidden: "yes" }, { max_sheet_rows: 0 }, { max_sheet_cols: 1.5 }, { office_geometry: "pdf" }]) {
       let err: unknown;
       try {
         officeOptions(formatContext({ engineParams: bad }));
