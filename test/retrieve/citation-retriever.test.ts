@@ -142,6 +142,22 @@ describe("result.metadata.citation", () => {
   });
 });
 
+describe("options.filter", () => {
+  it("passes the filter to the store, merged with per-call filters", async () => {
+    const chunks = [
+      makeChunk("x1", "Refunds within thirty days.", { sourceId: "a.pdf" }),
+      makeChunk("x2", "Refunds within thirty days!", { sourceId: "b.pdf", regions: [{ page: 2, elementId: "q", coordinates: box(0, 0, 1, 0.1) }] }),
+    ];
+    const store = await storeWith(chunks);
+    const r = new CitationRetriever({ store, embeddings, k: 5, filter: { sourceId: "b.pdf" } });
+    expect((await r.invoke("refunds")).map((d) => d.id)).toEqual(["x2"]);
+    expect((await r.search("refunds", { filter: { pages: { from: 1, to: 1 } } })).map((d) => d.id)).toEqual([]);
+    const open = new CitationRetriever({ store, embeddings, k: 5 });
+    expect((await open.search("refunds", { filter: { sourceId: "a.pdf" } })).map((d) => d.id)).toEqual(["x1"]);
+    expect(await open.search("refunds", { k: 1 })).toHaveLength(1);
+  });
+});
+
 describe("options.expand", () => {
   it("neighbors adds prev/next chunks of the same section", async () => {
     const r = new CitationRetriever({ store: await storeWith(corpus()), embeddings, k: 1, expand: "neighbors" });
