@@ -5,4 +5,3 @@ export { createWebhookHandler, type WebhookHandler, type WebhookHandlerOptions }
 export { type WaitForJobOptions } from "./jobs.js";
 export { backoffDelay, type RetryPolicy } from "./retry.js";
 export { parseRetryAfter, RETRYABLE_HTTP } from "./response.js";
-export { signWebhookBody, verifyWebhookSignature } from "../net/webhook-signature.js";

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { DocParseError } from "../../src/errors.js";
 import type { FaultAction, FaultRequest, RunningServer } from "../../src/server/index.js";
-import { startTestServer, testClient } from "../support/server.js";
+import { startRecorder, startTestServer, testClient } from "../support/server.js";
 
 // Retries against the real local service with injected faults (test-only option).
 
@@ -113,6 +113,16 @@ describe("createJob has no idempotency key", () => {
     const { job_id } = await testClient(svc).createJob(TEXT, { filename: "a.md" });
     expect(job_id).toBeTruthy();
     expect(seen).toHaveLength(2);
+  });
+
+  it("resubmits after a refused connection (nothing was sent)", async () => {
+    const dead = await startRecorder();
+    await dead.close();
+    let retries = 0;
+    const client = testClient(dead, { maxRetries: 2, logger: { warn: () => void retries++ } });
+    const e = await failure(client.createJob(TEXT, { filename: "a.md" }));
+    expect(e.code).toBe("DOCPARSE_NETWORK");
+    expect(retries).toBe(2);
   });
 
   it("does not resubmit after a 500 or a dropped connection (the job may exist)", async () => {
