@@ -26,8 +26,6 @@ export {
   DocParseClient,
   CLIENT_DEFAULTS,
   createWebhookHandler,
-  signWebhookBody,
-  verifyWebhookSignature,
   type DocParseClientOptions,
   type CreateJobOptions,
   type ParseAsyncOptions,
@@ -57,7 +55,14 @@ export {
   type RunningServer,
   type ServeOptions,
 } from "./server/index.js";
-export { assertAllowedUrl, fetchBounded, isPrivateAddress, type AddressPolicy } from "./net/index.js";
+export {
+  assertAllowedUrl,
+  fetchBounded,
+  isPrivateAddress,
+  signWebhookBody,
+  verifyWebhookSignature,
+  type AddressPolicy,
+} from "./net/index.js";
 
 // Chunk
 export {
