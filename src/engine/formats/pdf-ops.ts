@@ -1,0 +1,515 @@
+import type { RunChar, Segment, TextRun } from "../layout/index.js";
+import { fontStyle, type FontStyle } from "./pdf-fonts.js";
+import type { RawImage } from "./pdf-png.js";
+
+/**
+ * One pass over a pdfjs operator list, replaying what pdfjs' canvas renderer does with
+ * the graphics and text state, without drawing: text runs with exact glyph advances
+ * (so character boxes come from glyph positions), axis-aligned rules (tables), image
+ * placements, and which text is transparent, light or rotated (watermarks). Reading
+ * text from the operator list instead of `getTextContent` parses each content stream
+ * once instead of twice.
+ */
+
+export type Matrix = [number, number, number, number, number, number];
+
+// pdfjs OPS codes (`OPS` in pdfjs-dist; stable across 4.x and 5.x).
+const OP = {
+  setGState: 9,
+  save: 10,
+  restore: 11,
+  transform: 12,
+  beginText: 31,
+  setCharSpacing: 33,
+  setWordSpacing: 34,
+  setHScale: 35,
+  setLeading: 36,
+  setFont: 37,
+  setTextRenderingMode: 38,
+  setTextRise: 39,
+  moveText: 40,
+  setLeadingMoveText: 41,
+  setTextMatrix: 42,
+  nextLine: 43,
+  showText: 44,
+  showSpacedText: 45,
+  nextLineShowText: 46,
+  nextLineSetSpacingShowText: 47,
+  setFillGray: 57,
+  setFillRGBColor: 59,
+  setFillCMYKColor: 61,
+  paintFormXObjectBegin: 74,
+  paintFormXObjectEnd: 75,
+  paintImageXObject: 85,
+  paintInlineImageXObject: 86,
+  constructPath: 91,
+  setFillTransparent: 93,
+  stroke: 20,
+  closeStroke: 21,
+  fill: 22,
+  eoFill: 23,
+  fillStroke: 24,
+  eoFillStroke: 25,
+  closeFillStroke: 26,
+  closeEOFillStroke: 27,
+} as const;
+// Drawing ops inside a constructPath buffer (`DrawOPS` in pdfjs-dist).
+const DRAW_MOVE = 0;
+const DRAW_LINE = 1;
+const DRAW_CURVE = 2;
+const DRAW_QUAD = 3;
+const DRAW_CLOSE = 4;
+
+export const mul = (m: Matrix, n: ArrayLike<number>): Matrix => [
+  m[0] * n[0]! + m[2] * n[1]!,
+  m[1] * n[0]! + m[3] * n[1]!,
+  m[0] * n[2]! + m[2] * n[3]!,
+  m[1] * n[2]! + m[3] * n[3]!,
+  m[0] * n[4]! + m[2] * n[5]! + m[4],
+  m[1] * n[4]! + m[3] * n[5]! + m[5],
+];
+
+/** What the walker needs to know about a font (pdfjs `FontFaceObject`). */
+export interface FontInfo {
+  style: FontStyle;
+  /** Glyph space → text space; [0.001, 0, 0, 0.001, 0, 0] for most fonts. */
+  matrix: number[];
+  vertical: boolean;
+  ascent: number;
+  descent: number;
+}
+
+interface Glyph {
+  unicode: string;
+  width: number;
+  isSpace: boolean;
+  vmetric?: number[] | null;
+}
+
+/** Options for {@link walkOperators}. */
+export interface WalkOptions {
+  /** Per-glyph positions on runs (char_details). */
+  chars: boolean;
+  /** Drop rotated, transparent or very light large text. */
+  removeWatermark: boolean;
+  /** Ruling segments kept per page at most. */
+  maxSegments: number;
+  /** Font lookup by pdfjs font id. */
+  font: (id: string) => FontInfo;
+}
+
+export interface WalkedImage {
+  box: { x0: number; y0: number; x1: number; y1: number };
+  width: number;
+  height: number;
+  ref?: string;
+  inline?: RawImage;
+}
+
+export interface Walked {
+  runs: TextRun[];
+  segments: Segment[];
+  images: WalkedImage[];
+  /** Characters shown (whitespace included), to tell scans from text pages. */
+  textChars: number;
+}
+
+interface State {
+  ctm: Matrix;
+  fillAlpha: number;
+  fillLight: boolean;
+  font: FontInfo | undefined;
+  size: number;
+  /** -1 when the font size was negative (mirrored text). */
+  dir: number;
+  charSpacing: number;
+  wordSpacing: number;
+  hScale: number;
+  /** pdfjs keeps leading negated: `nextLine` moves by (0, leading). */
+  leading: number;
+  rise: number;
+}
+
+const LIGATURES = /[\ufb00-\ufb4f]/;
+const WHITESPACE = /^\s+$/;
+
+/** Walks the operator list of one page; `base` maps user space to display space. */
+export function walkOperators(fnArray: readonly number[], argsArray: readonly unknown[], base: Matrix, options: WalkOptions): Walked {
+  const { maxSegments } = options;
+  const segments: Segment[] = [];
+  const images: WalkedImage[] = [];
+  const runs: TextRun[] = [];
+  let textChars = 0;
+  let gs: State = { ctm: base, fillAlpha: 1, fillLight: false, font: undefined, size: 0, dir: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
+  const stack: State[] = [];
+  // Text object state (not part of the graphics state stack).
+  let tm: Matrix = [1, 0, 0, 1, 0, 0];
+  let x = 0;
+  let y = 0;
+  let lineX = 0;
+  let lineY = 0;
+  const moveText = (dx: number, dy: number): void => {
+    x = lineX += dx;
+    y = lineY += dy;
+  };
+  const pt = (px: number, py: number): [number, number] => {
+    const m = gs.ctm;
+    return [m[0] * px + m[2] * py + m[4], m[1] * px + m[3] * py + m[5]];
+  };
+  const addSeg = (ax: number, ay: number, bx: number, by: number): void => {
+    if (segments.length >= maxSegments) return;
+    if (Math.abs(ay - by) < 0.8) segments.push({ horizontal: true, at: (ay + by) / 2, from: Math.min(ax, bx), to: Math.max(ax, bx) });
+    else if (Math.abs(ax - bx) < 0.8) segments.push({ horizontal: false, at: (ax + bx) / 2, from: Math.min(ay, by), to: Math.max(ay, by) });
+  };
+
+  const showText = (glyphs: readonly (Glyph | number)[] | undefined): void => {
+    const font = gs.font;
+    if (!glyphs || !font || gs.size === 0) return;
+    const size = gs.size;
+    const widthScale = size * (font.matrix[0] || 0.001);
+    const hScale = gs.hScale * gs.dir;
+    // Text space (Td units, baseline at y + rise) → display space.
+    const m = mul(gs.ctm, tm);
+    const vertical = font.vertical;
+    const spacingDir = vertical ? 1 : -1;
+    const ascent = font.ascent;
+    const descent = font.descent;
+    const baseY = y + gs.rise;
+    const dispSize = size * Math.hypot(m[2], m[3]);
+    const angleDeg = vertical ? 270 : ((Math.round((Math.atan2(-m[1] * gs.dir, m[0] * gs.dir) * 180) / Math.PI) % 360) + 360) % 360;
+    const watermarkish = options.removeWatermark && ((angleDeg % 90 > 5 && angleDeg % 90 < 85) || ((gs.fillAlpha < 0.6 || gs.fillLight) && dispSize >= 14));
+    let acc = 0;
+    let text = "";
+    let pendingSpace = false;
+    let start = 0;
+    let end = 0;
+    let charStarts: number[] | undefined;
+    let charEnds: number[] | undefined;
+    const flush = (): void => {
+      pendingSpace = false;
+      if (!text) return;
+      if (!watermarkish) emit(text, start, end, charStarts, charEnds);
+      text = "";
+      charStarts = undefined;
+      charEnds = undefined;
+    };
+    // Corners of [u0,u1] along the baseline, ascent..descent across, in display space.
+    const emit = (str: string, u0: number, u1: number, cs: number[] | undefined, ce: number[] | undefined): void => {
+      let ax0: number, ax1: number, ay0: number, ay1: number;
+      if (vertical) {
+        // Vertical writing: the advance runs down the text-space y axis.
+        ax0 = x - 0.5 * size;
+        ax1 = x + 0.5 * size;
+        ay0 = baseY - u1;
+        ay1 = baseY - u0;
+      } else {
+        ax0 = x + u0 * hScale;
+        ax1 = x + u1 * hScale;
+        ay0 = baseY + descent * size;
+        ay1 = baseY + ascent * size;
+      }
+      const cx = [m[0] * ax0 + m[2] * ay0 + m[4], m[0] * ax1 + m[2] * ay0 + m[4], m[0] * ax0 + m[2] * ay1 + m[4], m[0] * ax1 + m[2] * ay1 + m[4]];
+      const cy = [m[1] * ax0 + m[3] * ay0 + m[5], m[1] * ax1 + m[3] * ay0 + m[5], m[1] * ax0 + m[3] * ay1 + m[5], m[1] * ax1 + m[3] * ay1 + m[5]];
+      if (LIGATURES.test(str)) str = str.normalize("NFKC");
+      const run: TextRun = {
+        text: str,
+        x0: Math.min(cx[0]!, cx[1]!, cx[2]!, cx[3]!),
+        x1: Math.max(cx[0]!, cx[1]!, cx[2]!, cx[3]!),
+        y0: Math.min(cy[0]!, cy[1]!, cy[2]!, cy[3]!),
+        y1: Math.max(cy[0]!, cy[1]!, cy[2]!, cy[3]!),
+        fontSize: dispSize,
+        angle: angleDeg,
+        bold: font.style.bold,
+        italic: font.style.italic,
+        mono: font.style.mono,
+        math: font.style.math,
+      };
+      if (cs && ce && !vertical) {
+        // Glyph extents along the baseline → display x (exact for unrotated text).
+        const list: RunChar[] = [];
+        const glyphsText = [...str];
+        const n = Math.min(glyphsText.length, cs.length);
+        for (let i = 0; i < n; i++) {
+          const a = m[0] * (x + cs[i]! * hScale) + m[4] + m[2] * baseY;
+          const b = m[0] * (x + ce[i]! * hScale) + m[4] + m[2] * baseY;
+          list.push({ text: glyphsText[i]!, x0: Math.min(a, b), x1: Math.max(a, b) });
+        }
+        run.chars = list;
+      }
+      runs.push(run);
+    };
+    for (const g of glyphs) {
+      if (typeof g === "number") {
+        const adv = (spacingDir * g * size) / 1000;
+        // A TJ gap wider than ~0.15 em is a word break the text never spelt out.
+        if (!vertical && adv > 0.15 * size) flush();
+        acc += adv;
+        continue;
+      }
+      const spacing = (g.isSpace ? gs.wordSpacing : 0) + gs.charSpacing;
+      let width = g.width;
+      if (vertical) width = g.vmetric ? -(g.vmetric[0] ?? 0) : width;
+      const advance = vertical ? width * widthScale - spacing * gs.dir : width * widthScale + spacing * gs.dir;
+      const u = g.unicode;
+      textChars += u.length;
+      // `isSpace` is about char code 32 (where word spacing applies), not the text: a
+      // subset font may map code 32 to any letter. Whitespace is judged by unicode.
+      if (!u || WHITESPACE.test(u)) {
+        // A wide space is layout (alignment), not a word break: end the run there.
+        if (advance > 0.8 * size) flush();
+        else if (text) pendingSpace = true;
+        acc += advance;
+        continue;
+      }
+      if (!text) start = acc;
+      else if (pendingSpace) {
+        text += " ";
+        if (options.chars) {
+          charStarts!.push(end);
+          charEnds!.push(acc);
+        }
+      }
+      pendingSpace = false;
+      text += u;
+      if (options.chars) {
+        (charStarts ??= []).push(acc);
+        (charEnds ??= []).push(acc + width * widthScale);
+        // Multi-code-unit glyphs (ligature text, astral characters) share the glyph's box.
+        for (let k = 1; k < [...u].length; k++) {
+          charStarts.push(acc);
+          charEnds!.push(acc + width * widthScale);
+        }
+      }
+      end = acc + width * widthScale;
+      acc += advance;
+    }
+    flush();
+    if (vertical) y -= acc;
+    else x += acc * hScale;
+  };
+
+  for (let i = 0; i < fnArray.length; i++) {
+    const fn = fnArray[i];
+    const args = argsArray[i] as unknown[] | null;
+    switch (fn) {
+      case OP.save:
+        stack.push(gs);
+        gs = { ...gs };
+        break;
+      case OP.restore:
+        gs = stack.pop() ?? gs;
+        break;
+      case OP.transform:
+        gs.ctm = mul(gs.ctm, args as number[]);
+        break;
+      case OP.paintFormXObjectBegin: {
+        stack.push(gs);
+        gs = { ...gs };
+        const m = args?.[0] as number[] | null | undefined;
+        if (m && m.length === 6) gs.ctm = mul(gs.ctm, m);
+        break;
+      }
+      case OP.paintFormXObjectEnd:
+        gs = stack.pop() ?? gs;
+        break;
+      case OP.setGState:
+        for (const entry of (args?.[0] as [string, unknown][] | undefined) ?? []) {
+          if (entry[0] === "ca" && typeof entry[1] === "number") gs.fillAlpha = entry[1];
+        }
+        break;
+      case OP.setFillTransparent:
+        gs.fillAlpha = 0;
+        break;
+      case OP.setFillRGBColor:
+      case OP.setFillGray:
+      case OP.setFillCMYKColor: {
+        const c = args?.[0];
+        gs.fillLight = typeof c === "string" && lightColour(c);
+        break;
+      }
+      case OP.beginText:
+        tm = [1, 0, 0, 1, 0, 0];
+        x = y = lineX = lineY = 0;
+        break;
+      case OP.setTextMatrix: {
+        const m = (Array.isArray(args?.[0]) || ArrayBuffer.isView(args?.[0]) ? args![0] : args) as ArrayLike<number>;
+        tm = [m[0]!, m[1]!, m[2]!, m[3]!, m[4]!, m[5]!];
+        x = y = lineX = lineY = 0;
+        break;
+      }
+      case OP.setCharSpacing:
+        gs.charSpacing = Number(args?.[0]) || 0;
+        break;
+      case OP.setWordSpacing:
+        gs.wordSpacing = Number(args?.[0]) || 0;
+        break;
+      case OP.setHScale:
+        gs.hScale = (Number(args?.[0]) || 100) / 100;
+        break;
+      case OP.setLeading:
+        gs.leading = -(Number(args?.[0]) || 0);
+        break;
+      case OP.setTextRise:
+        gs.rise = Number(args?.[0]) || 0;
+        break;
+      case OP.setFont: {
+        const size = Number(args?.[1]) || 0;
+        gs.font = options.font(String(args?.[0]));
+        gs.size = Math.abs(size);
+        gs.dir = size < 0 ? -1 : 1;
+        break;
+      }
+      case OP.moveText:
+        moveText(Number(args?.[0]) || 0, Number(args?.[1]) || 0);
+        break;
+      case OP.setLeadingMoveText:
+        gs.leading = Number(args?.[1]) || 0;
+        moveText(Number(args?.[0]) || 0, Number(args?.[1]) || 0);
+        break;
+      case OP.nextLine:
+        moveText(0, gs.leading);
+        break;
+      case OP.showText:
+      case OP.showSpacedText:
+        showText(args?.[0] as Glyph[] | undefined);
+        break;
+      case OP.nextLineShowText:
+        moveText(0, gs.leading);
+        showText(args?.[0] as Glyph[] | undefined);
+        break;
+      case OP.nextLineSetSpacingShowText:
+        gs.wordSpacing = Number(args?.[0]) || 0;
+        gs.charSpacing = Number(args?.[1]) || 0;
+        moveText(0, gs.leading);
+        showText(args?.[2] as Glyph[] | undefined);
+        break;
+      case OP.paintImageXObject:
+      case OP.paintInlineImageXObject: {
+        const corners = [pt(0, 0), pt(1, 0), pt(0, 1), pt(1, 1)];
+        const box = {
+          x0: Math.min(...corners.map((c) => c[0])),
+          y0: Math.min(...corners.map((c) => c[1])),
+          x1: Math.max(...corners.map((c) => c[0])),
+          y1: Math.max(...corners.map((c) => c[1])),
+        };
+        if (fn === OP.paintImageXObject) {
+          images.push({ box, ref: String(args?.[0]), width: Number(args?.[1]) || 0, height: Number(args?.[2]) || 0 });
+        } else {
+          const img = args?.[0] as RawImage | undefined;
+          images.push({ box, width: img?.width ?? 0, height: img?.height ?? 0, ...(img ? { inline: img } : {}) });
+        }
+        break;
+      }
+      case OP.constructPath: {
+        if (segments.length >= maxSegments) break;
+        const paint = args?.[0] as number;
+        const stroke =
+          paint === OP.stroke || paint === OP.closeStroke || paint === OP.fillStroke || paint === OP.eoFillStroke || paint === OP.closeFillStroke || paint === OP.closeEOFillStroke;
+        const fill = paint === OP.fill || paint === OP.eoFill;
+        if (!stroke && !fill) break;
+        const data = (args?.[1] as unknown[] | undefined)?.[0] as ArrayLike<number> | null | undefined;
+        if (data) pathSegments(data, pt, stroke, addSeg);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return { runs, segments, images, textChars };
+}
+
+/** Style and metrics of a pdfjs font object (from `commonObjs`). */
+export function fontInfo(obj: unknown): FontInfo {
+  const f = (obj ?? {}) as {
+    name?: string;
+    isMonospace?: boolean;
+    bold?: boolean;
+    black?: boolean;
+    italic?: boolean;
+    fontMatrix?: number[];
+    vertical?: boolean;
+    ascent?: number;
+    descent?: number;
+  };
+  const style = fontStyle(f.name, f.isMonospace === true);
+  if (f.bold || f.black) style.bold = true;
+  if (f.italic) style.italic = true;
+  const ascent = Number.isFinite(f.ascent) && f.ascent! > 0.5 && f.ascent! <= 1.2 ? f.ascent! : 0.8;
+  const descent = Number.isFinite(f.descent) && f.descent! < 0 && f.descent! >= -0.5 ? f.descent! : -0.2;
+  return { style, matrix: f.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0], vertical: f.vertical === true, ascent, descent };
+}
+
+function lightColour(hex: string): boolean {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!m) return false;
+  const [r, g, b] = [m[1]!, m[2]!, m[3]!].map((h) => Number.parseInt(h, 16) / 255) as [number, number, number];
+  return 0.299 * r + 0.587 * g + 0.114 * b > 0.78;
+}
+
+/**
+ * Axis-aligned segments of a path: every straight edge when stroked; for fills, only
+ * thin subpaths (a rule drawn as a filled rectangle), along their long side.
+ */
+function pathSegments(
+  data: ArrayLike<number>,
+  pt: (x: number, y: number) => [number, number],
+  stroke: boolean,
+  add: (ax: number, ay: number, bx: number, by: number) => void,
+): void {
+  let cx = 0;
+  let cy = 0;
+  let sx = 0;
+  let sy = 0;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  let curved = false;
+  const flushFill = (): void => {
+    if (!stroke && !curved && minX !== Infinity) {
+      const w = maxX - minX;
+      const h = maxY - minY;
+      if (h <= 3 && w > 4) add(minX, (minY + maxY) / 2, maxX, (minY + maxY) / 2);
+      else if (w <= 3 && h > 4) add((minX + maxX) / 2, minY, (minX + maxX) / 2, maxY);
+    }
+    minX = minY = Infinity;
+    maxX = maxY = -Infinity;
+    curved = false;
+  };
+  const grow = (px: number, py: number): void => {
+    if (px < minX) minX = px;
+    if (py < minY) minY = py;
+    if (px > maxX) maxX = px;
+    if (py > maxY) maxY = py;
+  };
+  for (let i = 0; i < data.length; ) {
+    const op = data[i++];
+    if (op === DRAW_MOVE) {
+      flushFill();
+      [cx, cy] = pt(data[i]!, data[i + 1]!);
+      [sx, sy] = [cx, cy];
+      grow(cx, cy);
+      i += 2;
+    } else if (op === DRAW_LINE) {
+      const [px, py] = pt(data[i]!, data[i + 1]!);
+      if (stroke) add(cx, cy, px, py);
+      grow(px, py);
+      [cx, cy] = [px, py];
+      i += 2;
+    } else if (op === DRAW_CURVE) {
+      [cx, cy] = pt(data[i + 4]!, data[i + 5]!);
+      curved = true;
+      i += 6;
+    } else if (op === DRAW_QUAD) {
+      [cx, cy] = pt(data[i + 2]!, data[i + 3]!);
+      curved = true;
+      i += 4;
+    } else if (op === DRAW_CLOSE) {
+      if (stroke) add(cx, cy, sx, sy);
+      [cx, cy] = [sx, sy];
+    } else {
+      break;
+    }
+  }
+  flushFill();
+}
