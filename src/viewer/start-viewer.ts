@@ -30,8 +30,14 @@ export interface ViewerOptions {
   store: ChunkStore;
   /** The embedder the chunks were embedded with. @default new HashEmbeddings() */
   embeddings?: EmbeddingsInterface;
-  /** Renders page images of local parses (`LocalParser`), looked up by the chunk's `fileId`. */
-  parser?: PageImageSource;
+  /**
+   * Renders page images of local parses, looked up by the chunk's `fileId`. The default
+   * is a `LocalParser` on its default asset directory (created on the first page asked
+   * for), which is where `ingest` with the local engine kept the sources; `false` turns
+   * local renders off.
+   * @default new LocalParser()
+   */
+  parser?: PageImageSource | false;
   /** A custom page-image lookup, tried first. */
   pageImages?: PageImageResolver;
   /** Port; 0 picks a free one. @default 0 */
@@ -118,14 +124,13 @@ function checkPort(port: number): void {
  *
  * @example
  * ```ts
- * const viewer = await startViewer({ store: await openStore("pglite://./rag-db"), parser: new LocalParser() });
+ * const viewer = await startViewer({ store: await openStore("pglite://./rag-db") }); // local renders by default
  * console.log(`open ${viewer.url}`);
  * ```
  */
 export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   const {
     store,
-    parser,
     pageImages,
     port = VIEWER_DEFAULTS.port,
     host = VIEWER_DEFAULTS.host,
@@ -145,6 +150,14 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   }
   const retriever = new CitationRetriever({ k, maxQueryLength, ...retrieverOptions, store, embeddings });
   const cache = new ImageCache(imageCacheBytes);
+  let parser: PageImageSource | false | undefined = options.parser;
+  const renderer = async (): Promise<PageImageSource | undefined> => {
+    if (parser === undefined) {
+      const { LocalParser } = await import("../engine/local-parser.js");
+      parser = new LocalParser();
+    }
+    return parser || undefined;
+  };
 
   async function resolveImage(chunk: Chunk, page: number): Promise<PageImage | undefined> {
     const key = `${chunk.metadata.sourceId}\u0000${chunk.metadata.fileId ?? ""}\u0000${page}`;
@@ -152,9 +165,11 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     if (cached) return cached;
     let image: PageImage | undefined;
     if (pageImages) image = (await pageImages(chunk, page)) ?? undefined;
-    if (!image && parser && chunk.metadata.fileId) {
+    const fileId = chunk.metadata.fileId;
+    const local = !image && fileId ? await renderer() : undefined;
+    if (local && fileId) {
       // Unknown file or page, or a format without pages: fall through to the other sources.
-      image = await parser.pageImage(chunk.metadata.fileId, page).catch(() => undefined);
+      image = await local.pageImage(fileId, page).catch(() => undefined);
     }
     const url = image ? undefined : pageImageUrlOf(chunk, page);
     if (!image && url && fetchRemoteImages) {

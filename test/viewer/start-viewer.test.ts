@@ -189,3 +189,22 @@ describe("stores without getByIds (LangChain bridge)", () => {
     }
   });
 });
+
+describe("options.parser", () => {
+  it("the default local engine and parser: false both answer an unknown file with NO_PAGE_IMAGE", async () => {
+    const store = new MemoryStore();
+    const embeddings = new HashEmbeddings();
+    const chunk = makeChunk("u", "Text of a file the engine never saw.", { fileId: "0".repeat(64) });
+    await store.upsert([{ ...chunk, vector: await embeddings.embedQuery(chunk.embedText) }]);
+    for (const parser of [undefined, false as const]) {
+      const viewer = await startViewer({ store, embeddings, ...(parser === undefined ? {} : { parser }) });
+      try {
+        const res = await get(`${viewer.url}api/page-image?chunk=u&page=1`);
+        expect(res.status).toBe(404);
+        expect(JSON.parse(res.body.toString()).error.code).toBe("NO_PAGE_IMAGE");
+      } finally {
+        await viewer.close();
+      }
+    }
+  });
+});
