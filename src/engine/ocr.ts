@@ -64,11 +64,11 @@ export interface OcrOptions {
 }
 
 /**
- * Milliseconds without work after which the worker is terminated. Short, because the
- * worker thread keeps a CLI process alive until it ends; a restart costs ~0.6 s.
- * @default 5000
+ * Milliseconds without work after which the worker is terminated (a restart costs
+ * ~0.6 s). An idle worker's thread is unref'd, so it never keeps a process alive.
+ * @default 30000
  */
-let idleMs = 5_000;
+let idleMs = 30_000;
 
 /** Changes how long an idle OCR worker is kept (ms, >= 0). Returns the previous value. */
 export function setOcrIdleTimeout(ms: number): number {
@@ -86,6 +86,8 @@ interface WorkerSlot {
   lang: string;
   worker: Promise<TesseractWorker>;
   cacheDir: string;
+  /** The worker's thread, when it could be captured (for ref/unref). */
+  thread?: ThreadHandle;
 }
 
 let slot: WorkerSlot | undefined;
@@ -117,7 +119,43 @@ function dataPath(lang: string): string {
   return join(dirname(pkg), "4.0.0_best_int");
 }
 
+/** A thread handle we can ref/unref (node:worker_threads Worker). */
+interface ThreadHandle {
+  ref(): void;
+  unref(): void;
+}
+
+/** The thread of the newest tesseract worker, captured when tesseract.js spawns it. */
+let lastSpawned: ThreadHandle | undefined;
+let spawnHooked = false;
+
+/**
+ * tesseract.js keeps its worker thread private, and a live thread keeps the process
+ * running: a CLI would hang until the idle timer fires. Wrapping its (internal, CommonJS)
+ * spawn function before tesseract.js first loads lets us `unref()` the thread while it is
+ * idle and `ref()` it while it works. If the internals ever move, this degrades to the
+ * idle timer alone.
+ */
+function hookSpawn(): void {
+  if (spawnHooked) return;
+  spawnHooked = true;
+  try {
+    const require = createRequire(import.meta.url);
+    const nodeWorker = require("tesseract.js/src/worker/node/index.js") as { spawnWorker?: (o: unknown) => ThreadHandle };
+    const original = nodeWorker.spawnWorker;
+    if (typeof original !== "function") return;
+    nodeWorker.spawnWorker = (options: unknown) => {
+      const thread = original(options);
+      lastSpawned = thread;
+      return thread;
+    };
+  } catch {
+    // Internals not found: keep the idle timer as the only way the thread ends.
+  }
+}
+
 async function startWorker(lang: string, cacheDir: string): Promise<TesseractWorker> {
+  hookSpawn();
   let tesseract: typeof import("tesseract.js");
   try {
     tesseract = (await import("tesseract.js")).default;
@@ -136,6 +174,7 @@ async function startWorker(lang: string, cacheDir: string): Promise<TesseractWor
     logger: () => {},
     errorHandler: () => {},
   });
+  if (slot?.cacheDir === cacheDir && lastSpawned) slot.thread = lastSpawned;
   return worker;
 }
 
@@ -274,6 +313,7 @@ async function recognise(image: Uint8Array, lang: string, signal: AbortSignal | 
   if (idleTimer) clearTimeout(idleTimer);
   const worker = await getWorker(lang);
   const started = slot;
+  started?.thread?.ref();
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     if (!signal) return;
@@ -298,6 +338,8 @@ async function recognise(image: Uint8Array, lang: string, signal: AbortSignal | 
     throw new DocParseError(40422, `OCR could not read the image: ${message}`, { cause });
   } finally {
     if (onAbort) signal?.removeEventListener("abort", onAbort);
+    // Idle: the thread no longer holds the process open; the timer still ends it.
+    started?.thread?.unref();
     if (slot) armIdleTimer();
   }
 }

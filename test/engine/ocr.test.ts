@@ -1,4 +1,9 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { tempDir } from "../support/system.js";
 import { DocParseError } from "../../src/errors.js";
 import { ocrImage, terminateOcr } from "../../src/engine/ocr.js";
 import { charAccuracy, renderTextImage } from "../support/office-fixtures.js";
@@ -72,4 +77,33 @@ describe("ocrImage", () => {
     const { lines } = await ocrImage(await renderTextImage(["Back again"]));
     expect(lines[0]?.text).toBe("Back again");
   });
+
+  it("never keeps a process alive while idle (no terminateOcr needed)", async () => {
+    const dir = tempDir();
+    try {
+      const src = (p: string) => JSON.stringify(fileURLToPath(new URL(p, import.meta.url)));
+      const script = join(dir.path, "ocr-exit.mts");
+      writeFileSync(
+        script,
+        `import { ocrImage } from ${src("../../src/engine/ocr.ts")};
+import { renderTextImage } from ${src("../support/office-fixtures.ts")};
+const r = await ocrImage(await renderTextImage(["Exit quickly"]));
+console.log("DONE " + r.lines[0]?.text);`,
+      );
+      const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: fileURLToPath(new URL("../..", import.meta.url)), stdio: ["ignore", "pipe", "inherit"] });
+      let doneAt = 0;
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (!doneAt && out.includes("DONE")) doneAt = Date.now();
+      });
+      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      expect(out).toContain("DONE Exit quickly");
+      expect(code).toBe(0);
+      // The idle timer is 30 s: exiting this fast means the idle thread did not hold the process.
+      expect(Date.now() - doneAt).toBeLessThan(5000);
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
 });
