@@ -4,7 +4,8 @@ import { DocParseError } from "../errors.js";
 import type { Box, DraftDocument } from "./draft.js";
 import { boxToCoordinates, FULL_PAGE } from "./coordinates.js";
 import { ElementIdAllocator } from "./element-ids.js";
-import { FLOW_PAGE, flowLayout, type LaidElement } from "./flow-layout.js";
+import { FLOW_PAGE, flowLayout, type LaidElement, type PaintItem } from "./flow-layout.js";
+import { layoutAssetName, type FlowPageSnapshot } from "./flow-render.js";
 import { tablePlainText } from "./render-table.js";
 import { buildHierarchy } from "./hierarchy.js";
 import { imageExtension } from "./assets.js";
@@ -31,6 +32,11 @@ export interface AssembleOptions {
   assetUrl: (name: string) => string;
   /** Whether the format can render page images (the handler has `renderPage`). */
   canRenderPages: boolean;
+  /**
+   * Whether estimated pages get page images (drawn later from `layout-N.json` snapshots
+   * returned as assets). @default false
+   */
+  paintEstimatedPages?: boolean;
   /** Written to `summary.duration_ms`. @default 0 */
   durationMs?: number;
 }
@@ -67,7 +73,8 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
   let pageCount: number;
   if (estimated) {
     const fixed = draft.fixedPages === true;
-    const flow = flowLayout(draft.elements, { chars: caps.include_char_details, fixedPages: fixed });
+    const paint = caps.pages && options.paintEstimatedPages === true;
+    const flow = flowLayout(draft.elements, { chars: caps.include_char_details, fixedPages: fixed, paint });
     pageCount = fixed ? Math.max(draft.pageCount, flow.pageCount) : flow.pageCount;
     checkRange(range, pageCount);
     laid = flow.elements.filter((l) => inPageRange(range, l.element.page));
@@ -263,8 +270,21 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
         element_ids: idsByPage.get(p.number) ?? [],
       };
       if (options.canRenderPages && !estimated && p.status === "Success") page.page_image_url = options.assetUrl(`page-${p.number}.png`);
+      if (estimated && options.paintEstimatedPages) page.page_image_url = options.assetUrl(`page-${p.number}.png`);
       return page;
     });
+    if (estimated && options.paintEstimatedPages) {
+      const items = new Map<number, PaintItem[]>();
+      for (const l of laid) for (const item of l.paint ?? []) {
+        const list = items.get(l.element.page);
+        if (list) list.push(item);
+        else items.set(l.element.page, [item]);
+      }
+      for (const p of pages) {
+        const snapshot: FlowPageSnapshot = { v: 1, width: p.width, height: p.height, items: items.get(p.number) ?? [] };
+        assets.push({ name: layoutAssetName(p.number), bytes: new TextEncoder().encode(JSON.stringify(snapshot)) });
+      }
+    }
   }
   result.summary = { duration_ms: Math.max(0, Math.round(options.durationMs ?? 0)) };
   return { result, assets, partial: (draft.failedPages?.length ?? 0) > 0 };

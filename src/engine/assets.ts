@@ -11,6 +11,8 @@ export interface AssetStore {
   get(fileId: string, name: string): Promise<Uint8Array | undefined>;
   /** Whether (fileId, name) exists, without reading it. */
   has(fileId: string, name: string): Promise<boolean>;
+  /** Removes (fileId, name); removing what is not there is not an error. */
+  delete(fileId: string, name: string): Promise<void>;
   /**
    * A URL where (fileId, name) can be read directly when no `assetBaseUrl` is configured
    * (e.g. `file:///tmp/.../page-1.png`). The asset need not exist yet: page images are
@@ -25,9 +27,11 @@ export const FILE_ID_PATTERN = /^[0-9a-f]{64}$/;
 /** Names the engine serves: page images and element images (no path separators, ever). */
 export const ASSET_NAME_PATTERN = /^(?:page-[1-9]\d{0,5}\.png|img-\d{1,6}\.[a-z0-9]{2,5})$/;
 
-/** Names of the per-document bookkeeping entries. */
+/** Names of the per-document bookkeeping entries (stored, never served). */
 export const SOURCE_NAME = "source";
 export const SOURCE_INFO_NAME = "source.json";
+/** Estimated-layout page snapshots (`layout-3.json`), drawn into page images on demand. */
+export const LAYOUT_NAME_PATTERN = /^layout-[1-9]\d{0,5}\.json$/;
 
 /** Media type for an asset file name, by extension. */
 export function assetMimeType(name: string): string {
@@ -68,6 +72,10 @@ export class MemoryAssetStore implements AssetStore {
 
   async has(fileId: string, name: string): Promise<boolean> {
     return this.#files.has(`${fileId}/${name}`);
+  }
+
+  async delete(fileId: string, name: string): Promise<void> {
+    this.#files.delete(`${fileId}/${name}`);
   }
 
   locate(fileId: string, name: string): string {

@@ -1,8 +1,8 @@
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ASSET_NAME_PATTERN, FILE_ID_PATTERN, SOURCE_INFO_NAME, SOURCE_NAME, type AssetStore } from "./assets.js";
+import { ASSET_NAME_PATTERN, FILE_ID_PATTERN, LAYOUT_NAME_PATTERN, SOURCE_INFO_NAME, SOURCE_NAME, type AssetStore } from "./assets.js";
 import { invalidOption } from "../errors.js";
 
 export interface DiskAssetStoreOptions {
@@ -54,6 +54,10 @@ export class DiskAssetStore implements AssetStore {
     }
   }
 
+  async delete(fileId: string, name: string): Promise<void> {
+    await rm(this.#path(fileId, name), { force: true });
+  }
+
   locate(fileId: string, name: string): string {
     return pathToFileURL(this.#path(fileId, name)).href;
   }
@@ -61,7 +65,7 @@ export class DiskAssetStore implements AssetStore {
   // Names and ids are checked here too: this is the one place that touches paths.
   #path(fileId: string, name: string): string {
     if (!FILE_ID_PATTERN.test(fileId)) throw invalidOption(`Not a file id: ${JSON.stringify(fileId)}`);
-    if (name !== SOURCE_NAME && name !== SOURCE_INFO_NAME && !ASSET_NAME_PATTERN.test(name)) {
+    if (name !== SOURCE_NAME && name !== SOURCE_INFO_NAME && !ASSET_NAME_PATTERN.test(name) && !LAYOUT_NAME_PATTERN.test(name)) {
       throw invalidOption(`Not an asset name: ${JSON.stringify(name)}`);
     }
     return join(this.directory, fileId, name);

@@ -1,5 +1,5 @@
 import type { Box, DraftChar, DraftElement, DraftTable, DraftTableCell } from "./draft.js";
-import { charEm, isWide } from "./text-width.js";
+import { canBreakBefore, charEm, isWide } from "./text-width.js";
 import { tablePlainText } from "./render-table.js";
 
 /**
@@ -24,13 +24,23 @@ export interface LaidElement {
   continues?: number;
   /** Per-cell boxes for tables, in `table.cells` order. */
   cellBoxes?: Box[];
+  /** What to draw for this element on an estimated page image (with `paint`). */
+  paint?: PaintItem[];
 }
+
+/** One thing to draw on an estimated page, in pixels at 144 dpi. */
+export type PaintItem =
+  | { kind: "text"; x: number; y: number; px: number; lineHeight: number; mono?: boolean; bold?: boolean; lines: { t: string; w: number }[] }
+  | { kind: "cell"; box: [number, number, number, number]; px: number; lineHeight: number; header?: boolean; lines: { t: string; w: number }[] }
+  | { kind: "image"; box: [number, number, number, number]; label: string };
 
 export interface FlowLayoutOptions {
   /** Compute per-character boxes (for `include_char_details`). @default false */
   chars?: boolean;
   /** Keep the handler's page numbers; pages grow instead of overflowing. @default false */
   fixedPages?: boolean;
+  /** Record what to draw (`LaidElement.paint`) for estimated page images. @default false */
+  paint?: boolean;
 }
 
 export interface FlowLayoutResult {
@@ -108,7 +118,7 @@ export function wrapText(text: string, maxWidth: number, fontPx: number, mono = 
       widthAtBrk = width;
       continue;
     }
-    if (i > start && (isWide(ch) || isWide(text[i - 1]!))) {
+    if (i > start && (isWide(ch) || isWide(text[i - 1]!)) && canBreakBefore(ch)) {
       brk = i;
       widthAtBrk = width;
     }
@@ -194,7 +204,9 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
         h = contentH / 2;
       }
       if (y + h > bottom && !atTop()) newPage();
-      out.push({ element: { ...el, page, box: box(M, y, M + w, y + h) }, source });
+      const laid: LaidElement = { element: { ...el, page, box: box(M, y, M + w, y + h) }, source };
+      if (options.paint) laid.paint = [{ kind: "image", box: [M, y, M + w, y + h], label: el.text }];
+      out.push(laid);
       y += h + BODY.after;
       return;
     }
@@ -206,7 +218,9 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
     const indent = el.type === "ListItem" ? (Math.max(0, el.listLevel ?? 0) + 1) * font.px * 1.5 : 0;
     const left = M + indent;
     const maxW = contentW - indent;
-    const lines = wrapText(el.text, maxW, font.px, font.mono);
+    // Titles are drawn bold: about a tenth wider.
+    const measurePx = el.type === "Title" ? font.px * 1.1 : font.px;
+    const lines = wrapText(el.text, maxW, measurePx, font.mono);
     let first = 0;
     let previous: number | undefined;
     if (!atTop()) y += font.before;
@@ -232,11 +246,18 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
       if (!isWhole) delete laid.chars;
       if (options.chars) {
         const base = isWhole ? 0 : el.text.indexOf(text, startChar);
-        laid.chars = charBoxes(el.text, piece, base < 0 ? startChar : base, text, left, y0, font, box);
+        laid.chars = charBoxes(el.text, piece, base < 0 ? startChar : base, text, left, y0, { ...font, px: measurePx }, box);
         computedChars.add(laid);
       }
       const entry: LaidElement = { element: laid, source };
       if (previous !== undefined) entry.continues = previous;
+      if (options.paint) {
+        const lines = piece.map((l) => ({ t: el.text.slice(l.start, l.end), w: l.width }));
+        const item: PaintItem = { kind: "text", x: left, y: y0, px: font.px, lineHeight: font.lineHeight, lines };
+        if (font.mono) item.mono = true;
+        if (el.type === "Title") item.bold = true;
+        entry.paint = [item];
+      }
       out.push(entry);
       previous = out.length - 1;
       y = y1;
@@ -297,6 +318,16 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
         box: box(M, y, M + contentW, y + h),
       };
       const entry: LaidElement = { element: laid, source, cellBoxes };
+      if (options.paint) {
+        const header = part.headerRows ?? 1;
+        entry.paint = part.cells.map((c, k): PaintItem => {
+          const b = cellBoxes[k]!;
+          const lines = wrapText(c.text, b.x1 - b.x0 - 2 * CELL_PAD, TABLE.px).map((l) => ({ t: c.text.slice(l.start, l.end), w: l.width }));
+          const item: PaintItem = { kind: "cell", box: [b.x0, b.y0, b.x1, b.y1], px: TABLE.px, lineHeight: TABLE.lineHeight, lines };
+          if (c.row <= header) item.header = true;
+          return item;
+        });
+      }
       if (previous !== undefined) entry.continues = previous;
       out.push(entry);
       previous = out.length - 1;

@@ -8,6 +8,7 @@ import { assemble } from "./assemble.js";
 import { ASSET_NAME_PATTERN, FILE_ID_PATTERN, SOURCE_INFO_NAME, SOURCE_NAME, assetMimeType, type AssetStore } from "./assets.js";
 import { DiskAssetStore } from "./disk-asset-store.js";
 import { detectFormat } from "./detect.js";
+import { layoutAssetName, loadCanvas, renderFlowPage, type FlowPageSnapshot } from "./flow-render.js";
 import { fileIdOf } from "./element-ids.js";
 import { resolveLimits } from "./limits.js";
 import { readInput } from "./read-input.js";
@@ -159,6 +160,9 @@ export class LocalParser implements Parser {
       const fileId = fileIdOf(read.bytes);
       const base = this.#options.assetBaseUrl?.replace(/\/+$/, "");
       const canRenderPages = typeof handler.renderPage === "function";
+      const estimated = draft.estimatedLayout === true || draft.pages.length === 0;
+      // Estimated pages get images only where the canvas library is there to draw them.
+      const paintEstimatedPages = capabilities.pages && estimated && (await loadCanvas()) !== undefined;
       const assembled = assemble(draft, {
         fileId,
         ...(read.filename !== undefined ? { filename: read.filename } : {}),
@@ -167,17 +171,21 @@ export class LocalParser implements Parser {
         imageOutputType: config.config?.engine_params?.image_output_type ?? "url",
         assetUrl: (name) => (base ? `${base}/${fileId}/${name}` : this.assets.locate(fileId, name)),
         canRenderPages,
+        paintEstimatedPages,
       });
 
       checkDeadline(started, timeoutMs);
 
       // Asset work only for what the request asked for.
       const writes: Promise<void>[] = [];
-      if (capabilities.pages && canRenderPages && !draft.estimatedLayout && draft.pages.length > 0) {
+      if (capabilities.pages && canRenderPages && !estimated) {
         if (password !== undefined) this.#passwords.set(fileId, password);
         writes.push(this.#storeSource(fileId, read.bytes, { format: detected.format, mimeType: detected.mimeType }));
       }
-      for (const asset of assembled.assets) writes.push(this.assets.put(fileId, asset.name, asset.bytes));
+      for (const asset of assembled.assets) {
+        const page = /^layout-(\d+)\.json$/.exec(asset.name);
+        writes.push(page ? this.#storeLayout(fileId, Number(page[1]), asset.bytes) : this.assets.put(fileId, asset.name, asset.bytes));
+      }
       await untilAborted(Promise.all(writes), signal);
 
       const result: ParsedDocument = assembled.result;
@@ -220,12 +228,20 @@ export class LocalParser implements Parser {
   }
 
   async #render(fileId: string, page: number, name: string): Promise<AssetFile | undefined> {
+    const dpi = this.#options.pageImageDpi ?? LOCAL_PARSER_DEFAULTS.pageImageDpi;
     const [source, infoBytes] = await Promise.all([this.assets.get(fileId, SOURCE_NAME), this.assets.get(fileId, SOURCE_INFO_NAME)]);
-    if (!source || !infoBytes) return undefined;
+    if (!source || !infoBytes) {
+      // An estimated page: drawn from the snapshot the parse stored.
+      const layout = await this.assets.get(fileId, layoutAssetName(page));
+      if (!layout) return undefined;
+      const snapshot = JSON.parse(new TextDecoder().decode(layout)) as FlowPageSnapshot;
+      const bytes = await renderFlowPage(snapshot, dpi);
+      await this.assets.put(fileId, name, bytes);
+      return { bytes, mimeType: "image/png" };
+    }
     const info = JSON.parse(new TextDecoder().decode(infoBytes)) as SourceInfo;
     const handler = await this.#handler(info.format, info.mimeType);
     if (!handler.renderPage) return undefined;
-    const dpi = this.#options.pageImageDpi ?? LOCAL_PARSER_DEFAULTS.pageImageDpi;
     const password = this.#passwords.get(fileId);
     const signal = AbortSignal.timeout(this.limits.timeoutMs);
     const bytes = await untilAborted(
@@ -234,6 +250,16 @@ export class LocalParser implements Parser {
     );
     await this.assets.put(fileId, name, bytes);
     return { bytes, mimeType: "image/png" };
+  }
+
+  // Same bytes always lay out the same way, so a stored snapshot is normally identical;
+  // when it is not (another engine version), the cached page image is stale: drop it.
+  async #storeLayout(fileId: string, page: number, bytes: Uint8Array): Promise<void> {
+    const name = layoutAssetName(page);
+    const current = await this.assets.get(fileId, name);
+    if (current && Buffer.from(current).equals(bytes)) return;
+    await this.assets.put(fileId, name, bytes);
+    await this.assets.delete(fileId, `page-${page}.png`);
   }
 
   async #storeSource(fileId: string, bytes: Uint8Array, info: SourceInfo): Promise<void> {

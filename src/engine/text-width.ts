@@ -35,12 +35,32 @@ export function hasWide(text: string): boolean {
   return WIDE.test(text);
 }
 
-/** Width of one character in ems: wide characters 1, others ~0.5 (a proportional-font average). */
+/**
+ * Width of one character in ems: wide characters 1; Latin close to DejaVu Sans (the
+ * font estimated page images are drawn with), so a box fits the text it holds.
+ */
 export function charEm(ch: string): number {
   const c = ch.charCodeAt(0);
-  if (c === 0x20) return 0.28;
-  if (c < 0x1100) return 0.52;
-  return wideCode(c) ? 1 : 0.52;
+  if (c >= 0x1100) return wideCode(c) ? 1 : 0.6;
+  if (c === 0x20) return 0.32;
+  if (c >= 0x61 && c <= 0x7a) return LOWER[c - 0x61]!;
+  if (c >= 0x41 && c <= 0x5a) return UPPER[c - 0x41]!;
+  if (c >= 0x30 && c <= 0x39) return 0.64;
+  if (c === 0x2e || c === 0x2c || c === 0x3a || c === 0x3b || c === 0x27 || c === 0x21 || c === 0x7c) return 0.33;
+  if (c === 0x28 || c === 0x29 || c === 0x5b || c === 0x5d || c === 0x2d) return 0.39;
+  return 0.6;
+}
+
+// DejaVu Sans advance widths (ems), a..z and A..Z.
+const LOWER = [0.61, 0.63, 0.55, 0.63, 0.62, 0.35, 0.63, 0.63, 0.28, 0.28, 0.58, 0.28, 0.97, 0.63, 0.6, 0.63, 0.63, 0.41, 0.52, 0.39, 0.63, 0.59, 0.82, 0.59, 0.59, 0.53];
+const UPPER = [0.68, 0.69, 0.7, 0.77, 0.63, 0.58, 0.78, 0.75, 0.3, 0.3, 0.66, 0.56, 0.86, 0.75, 0.79, 0.6, 0.79, 0.69, 0.63, 0.61, 0.73, 0.68, 0.99, 0.69, 0.61, 0.69];
+
+// East Asian line breaking (kinsoku): these never start a line.
+const NO_BREAK_BEFORE = new Set([..."。，、；：！？）」』】〕〉》”’．，・ー…—%)]}"]);
+
+/** Whether a line may break right before this character. */
+export function canBreakBefore(ch: string): boolean {
+  return !NO_BREAK_BEFORE.has(ch);
 }
 
 /**

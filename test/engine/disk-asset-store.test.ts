@@ -18,6 +18,9 @@ function suite(name: string, make: () => { store: AssetStore; cleanup: () => voi
         await store.put(ID, "page-1.png", new Uint8Array([3]));
         expect(await store.get(ID, "page-1.png")).toEqual(new Uint8Array([3]));
         expect(await store.has(ID, "page-1.png")).toBe(true);
+        await store.delete(ID, "page-1.png");
+        await store.delete(ID, "page-1.png");
+        expect(await store.get(ID, "page-1.png")).toBeUndefined();
       } finally {
         cleanup();
       }

@@ -19,9 +19,16 @@ describe("wrapText", () => {
     const zh = "汉".repeat(20);
     const en = "a".repeat(20);
     expect(wrapText(zh, 10_000, 10)[0]!.width).toBe(200);
-    expect(wrapText(en, 10_000, 10)[0]!.width).toBeCloseTo(104);
+    expect(wrapText(en, 10_000, 10)[0]!.width).toBeCloseTo(122); // "a" is 0.61 em in DejaVu Sans
     const lines = wrapText(zh, 55, 10);
     expect(lines.map((l) => l.end - l.start)).toEqual([5, 5, 5, 5]);
+  });
+
+  it("never starts a line with closing CJK punctuation", () => {
+    const text = "一二三四。五六七八";
+    const lines = wrapText(text, 40, 10);
+    for (const l of lines) expect("。，、；：！？）」".includes(text[l.start]!)).toBe(false);
+    expect(lines[0]!.end - lines[0]!.start).toBe(3);
   });
 
   it("hard-breaks a word longer than the line and honours newlines", () => {

@@ -72,6 +72,8 @@ const ALL_CAPS: ParseConfig = {
   },
 };
 
+const ALL_CAPS_NO_PAGES: ParseConfig = { capabilities: { ...ALL_CAPS.capabilities, pages: false } };
+
 async function code(promise: Promise<unknown>): Promise<unknown> {
   try {
     await promise;
@@ -146,7 +148,16 @@ describe("parse (Markdown and text)", () => {
     expect(r.elements[1]!.char_details).toHaveLength(r.elements[1]!.text.length);
     for (const el of r.elements) expect(el.metadata?.coordinates_estimated).toBe(true);
     expect(r.pages).toEqual([
-      { page_number: 1, page_width: 1191, page_height: 1684, dpi: 144, angle: 0, status: "Success", element_ids: r.elements.map((x) => x.element_id) },
+      {
+        page_number: 1,
+        page_width: 1191,
+        page_height: 1684,
+        dpi: 144,
+        angle: 0,
+        status: "Success",
+        element_ids: r.elements.map((x) => x.element_id),
+        page_image_url: `memory:${r.file_id}/page-1.png`,
+      },
     ]);
   });
 
@@ -269,6 +280,50 @@ describe("config.scope.page_range (estimated pages)", () => {
 
   it("refuses a page_range beyond the document with 40424", async () => {
     expect(await code(parser.parse(text, { filename: "long.txt", config: { scope: { page_range: "99-100" } } }))).toBe(40424);
+  });
+});
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(bytes: Uint8Array): [number, number] {
+  const b = Buffer.from(bytes);
+  expect(b.subarray(1, 4).toString("latin1")).toBe("PNG");
+  return [b.readUInt32BE(16), b.readUInt32BE(20)];
+}
+
+describe("estimated page images", () => {
+  it("draws a page of a text document on demand, at the page's size, and caches it", async () => {
+    const store = new MemoryAssetStore();
+    const parser = new LocalParser({ assets: store, assetBaseUrl: "http://h/assets" });
+    const r = await parser.parse(Buffer.from(ZH_TXT), { filename: "z.txt", config: { capabilities: { pages: true } } });
+    expect(r.pages![0]!.page_image_url).toBe(`http://h/assets/${r.file_id}/page-1.png`);
+    expect(await store.has(r.file_id, "layout-1.json")).toBe(true);
+    expect(await store.has(r.file_id, "page-1.png")).toBe(false);
+    const image = await parser.pageImage(r.file_id, 1);
+    expect(pngSize(image!.bytes)).toEqual([1191, 1684]);
+    expect(await store.get(r.file_id, "page-1.png")).toEqual(image!.bytes);
+    expect(await parser.pageImage(r.file_id, 2)).toBeUndefined();
+    const small = await new LocalParser({ assets: store, pageImageDpi: 72 }).asset(r.file_id, "page-1.png");
+    expect(small).toEqual(image); // cached: the dpi applies when a page is first drawn
+  });
+
+  it("drops a cached page image when the stored layout of that page changes", async () => {
+    const store = new MemoryAssetStore();
+    const parser = new LocalParser({ assets: store });
+    const first = await parser.parse(Buffer.from(EN_MD), { filename: "a.md", config: { capabilities: { pages: true } } });
+    await store.put(first.file_id, "layout-1.json", new TextEncoder().encode('{"v":1,"width":1,"height":1,"items":[]}'));
+    await store.put(first.file_id, "page-1.png", new Uint8Array([1]));
+    await parser.parse(Buffer.from(EN_MD), { filename: "a.md", config: { capabilities: { pages: true } } });
+    expect(await store.has(first.file_id, "page-1.png")).toBe(false);
+    // An unchanged layout keeps the cache.
+    await store.put(first.file_id, "page-1.png", new Uint8Array([2]));
+    await parser.parse(Buffer.from(EN_MD), { filename: "a.md", config: { capabilities: { pages: true } } });
+    expect(await store.get(first.file_id, "page-1.png")).toEqual(new Uint8Array([2]));
+  });
+
+  it("stores nothing when pages are not requested", async () => {
+    const store = new MemoryAssetStore();
+    await new LocalParser({ assets: store }).parse(Buffer.from(EN_MD), { filename: "a.md", config: ALL_CAPS_NO_PAGES });
+    expect(store.size).toBe(0);
   });
 });
 
