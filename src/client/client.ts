@@ -81,7 +81,7 @@ interface ServiceCall<T> {
 export class DocParseClient implements Parser {
   /** `remote:<host>` of `baseUrl`. */
   readonly name: string;
-  /** The resolved options (credentials are not enumerable). */
+  /** The resolved options, without the credentials (kept private). */
   readonly options: Readonly<Omit<ResolvedClientOptions, "appId" | "secretCode">>;
   readonly #appId: string | undefined;
   readonly #secretCode: string | undefined;

@@ -98,14 +98,15 @@ export async function handleAsync(ctx: ServiceContext, req: IncomingMessage, res
   }
   const { form, parseRequest } = read;
   const job = ctx.jobs.create(product, parseRequest.webhook);
-  const task = ctx.queue.tryAdd(() => runJob(ctx, job, parseRequest).finally(() => discardForm(form)));
+  const task = ctx.queue.tryAdd(() => runJob(ctx, job, parseRequest));
   if (!task) {
     ctx.jobs.fail(job, 40306, "The parse queue is full");
     await discardForm(form);
     return sendEnvelope(res, 40306, undefined, { message: "The parse queue is full; retry later", retryAfterSeconds: 1 });
   }
-  // The job's outcome is in its record; nothing awaits the task itself.
-  task.catch(() => {});
+  // The job's outcome is in its record. The upload is deleted however the task ends,
+  // including when shutdown drops it before it starts.
+  task.catch(() => {}).finally(() => discardForm(form));
   sendEnvelope(res, 200, { job_id: job.id });
 }
 

@@ -1,4 +1,5 @@
 import PQueue from "p-queue";
+import { DocParseError, LocalErrorCode } from "../errors.js";
 
 /**
  * The bounded queue every parse runs on (sync and async alike): at most `concurrency`
@@ -8,6 +9,8 @@ import PQueue from "p-queue";
 export class WorkQueue {
   readonly #queue: PQueue;
   readonly #maxQueued: number;
+  /** Rejecters of tasks not started yet, so that `clear()` settles every promise. */
+  readonly #waiting = new Set<(error: unknown) => void>();
 
   constructor({ concurrency, maxQueued }: { concurrency: number; maxQueued: number }) {
     this.#queue = new PQueue({ concurrency });
@@ -22,7 +25,15 @@ export class WorkQueue {
   /** Enqueues `task`, or returns undefined when the queue is full. */
   tryAdd<T>(task: () => Promise<T>): Promise<T> | undefined {
     if (!this.hasRoom) return undefined;
-    return this.#queue.add(task);
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.add(reject);
+      this.#queue
+        .add(() => {
+          this.#waiting.delete(reject);
+          return task();
+        })
+        .then(resolve, reject);
+    });
   }
 
   /** Resolves when nothing is running or waiting. */
@@ -30,9 +41,12 @@ export class WorkQueue {
     return this.#queue.onIdle();
   }
 
-  /** Drops tasks that have not started. */
+  /** Drops the tasks that have not started; their promises reject with DOCPARSE_ABORTED. */
   clear(): void {
     this.#queue.clear();
+    const error = new DocParseError(LocalErrorCode.Aborted, "The service is shutting down");
+    for (const reject of this.#waiting) reject(error);
+    this.#waiting.clear();
   }
 
   get running(): number {

@@ -216,6 +216,67 @@ describe("options.requestsPerSecond", () => {
   });
 });
 
+describe("credentials", () => {
+  it("are dropped on a redirect from the service's host to another host", async () => {
+    const elsewhere = await startRecorder((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ code: 200, message: "success", data: fakeResult() }));
+    });
+    const home = await startRecorder((_req, res) => {
+      res.writeHead(302, { location: `${elsewhere.url}/final` });
+      res.end();
+    });
+    try {
+      const client = testClient(home);
+      const result = await client.fetchResult({ job_id: "j", status: "completed", result_url: `${home.url}/result` });
+      expect(result.file_id).toBe("f".repeat(64));
+      expect(home.requests[0]!.headers["x-ti-secret-code"]).toBe(CREDS.secretCode);
+      expect(elsewhere.requests[0]!.url).toBe("/final");
+      expect(elsewhere.requests[0]!.headers["x-ti-secret-code"]).toBeUndefined();
+      expect(elsewhere.requests[0]!.headers["x-ti-app-id"]).toBeUndefined();
+    } finally {
+      await home.close();
+      await elsewhere.close();
+    }
+  });
+
+  it("never appear in log lines or error messages", async () => {
+    const lines: string[] = [];
+    const log = (m: string, meta?: Record<string, unknown>) => void lines.push(m, JSON.stringify(meta ?? {}));
+    const svc = await startTestServer({ faults: { plan: ({ index }) => (index < 2 ? { code: 500 } : { code: 40102 }) } });
+    try {
+      const e = await failure(testClient(svc, { logger: { debug: log, warn: log } }).parse(mdPath));
+      expect(e.code).toBe(40102);
+      expect(lines.length).toBeGreaterThan(2);
+      const everything = [...lines, e.message, JSON.stringify(e.toJSON()), String(e.stack)].join("\n");
+      expect(everything).not.toContain(CREDS.secretCode);
+      expect(everything).not.toContain(CREDS.appId);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+describe("abort while waiting for a rate-limit slot", () => {
+  it("rejects with DOCPARSE_ABORTED without sending", async () => {
+    const rec = await startRecorder((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ code: 200, message: "success", data: fakeResult() }));
+    });
+    try {
+      const client = testClient(rec, { requestsPerSecond: 1 });
+      await client.parse(new Uint8Array([1]), { filename: "a.txt" });
+      const ac = new AbortController();
+      const waiting = client.parse(new Uint8Array([1]), { filename: "a.txt", signal: ac.signal });
+      setTimeout(() => ac.abort(), 50);
+      expect((await failure(waiting)).code).toBe("DOCPARSE_ABORTED");
+      expect(rec.requests).toHaveLength(1);
+    } finally {
+      await rec.close();
+    }
+  });
+});
+
 it("uses the credentials fixture (sanity)", () => {
   expect(CREDS.secretCode.length).toBeGreaterThan(8);
 });

@@ -310,15 +310,18 @@ describe("assets", () => {
     }
   });
 
-  it("answers 404 through the real LocalParser for an asset it does not have", async () => {
+  it("serves LocalParser's page images at the page_image_url it writes, 404 beyond the document", async () => {
     const a = await call(sync, { form: form({ config: JSON.stringify({ capabilities: { pages: true } }) }, { name: "a.md", text: MD }) });
     const data = a.data as unknown as ParsedDocument;
-    expect(data.pages?.[0]?.page_number).toBe(1);
-    // Text has no page rendering; any page_image_url the engine writes points at this route.
-    for (const p of data.pages ?? []) if (p.page_image_url) expect(p.page_image_url.startsWith(`${service.url}/api/v1/docparse/assets/`)).toBe(true);
-    const res = await request(`${service.url}/api/v1/docparse/assets/${data.file_id}/page-1.png`);
-    await res.body.dump();
-    expect(res.statusCode).toBe(404);
+    const url = data.pages?.[0]?.page_image_url;
+    expect(url?.startsWith(`${service.url}/api/v1/docparse/assets/${data.file_id}/`)).toBe(true);
+    const png = await request(url!);
+    expect(png.statusCode).toBe(200);
+    expect(png.headers["content-type"]).toBe("image/png");
+    expect([...new Uint8Array(await png.body.arrayBuffer()).slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    const beyond = await request(`${service.url}/api/v1/docparse/assets/${data.file_id}/page-99.png`);
+    await beyond.body.dump();
+    expect(beyond.statusCode).toBe(404);
   });
 });
 
