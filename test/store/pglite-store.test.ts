@@ -96,7 +96,14 @@ describe("pglite:// store", () => {
   });
 
   it("pins its option defaults", () => {
-    expect(PG_STORE_DEFAULTS).toEqual({ schema: "docparse", index: "auto", hnswThreshold: 20_000, efSearch: 100, insertBatchSize: 1000 });
+    expect(PG_STORE_DEFAULTS).toEqual({
+      schema: "docparse",
+      index: "auto",
+      hnswThreshold: 20_000,
+      efSearch: 100,
+      insertBatchSize: 1000,
+      indexBuildMemory: "512MB",
+    });
   });
 
   it("rejects a bad schema name", async () => {
