@@ -45,6 +45,14 @@ export interface LocalParserOptions {
   /** Resolution of rendered page images. @default 144 */
   pageImageDpi?: number;
   /**
+   * Page images for formats without real pages (TXT, Markdown, office files laid out
+   * without LibreOffice): drawn from the estimated layout, so highlights land on the
+   * cited text. Needs `@napi-rs/canvas`; without it, or when false, such pages have no
+   * `page_image_url`.
+   * @default false
+   */
+  estimatedPageImages?: boolean;
+  /**
    * Format handlers by format id, replacing or adding to the built-in registry (e.g. a
    * handler for a format that has none yet, or a test double). `null` switches a
    * built-in format off: its documents are then refused with 40425.
@@ -58,6 +66,7 @@ export const LOCAL_PARSER_DEFAULTS = Object.freeze({
   assetBaseUrl: undefined as string | undefined,
   fetchTimeoutMs: 30_000,
   pageImageDpi: 144,
+  estimatedPageImages: false,
 });
 
 /** An asset's bytes and media type. */
@@ -162,7 +171,11 @@ export class LocalParser implements Parser {
       const canRenderPages = typeof handler.renderPage === "function";
       const estimated = draft.estimatedLayout === true || draft.pages.length === 0;
       // Estimated pages get images only where the canvas library is there to draw them.
-      const paintEstimatedPages = capabilities.pages && estimated && (await loadCanvas()) !== undefined;
+      const paintEstimatedPages =
+        capabilities.pages &&
+        estimated &&
+        (this.#options.estimatedPageImages ?? LOCAL_PARSER_DEFAULTS.estimatedPageImages) &&
+        (await loadCanvas()) !== undefined;
       const assembled = assemble(draft, {
         fileId,
         ...(read.filename !== undefined ? { filename: read.filename } : {}),

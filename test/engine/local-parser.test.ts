@@ -93,7 +93,7 @@ function longText(paragraphs: number): string {
 
 describe("LocalParser options", () => {
   it("pins the defaults documented in the TSDoc", () => {
-    expect(LOCAL_PARSER_DEFAULTS).toEqual({ assetBaseUrl: undefined, fetchTimeoutMs: 30_000, pageImageDpi: 144 });
+    expect(LOCAL_PARSER_DEFAULTS).toEqual({ assetBaseUrl: undefined, fetchTimeoutMs: 30_000, pageImageDpi: 144, estimatedPageImages: false });
     expect(ENGINE_LIMIT_DEFAULTS).toEqual({
       maxBytes: 500 * 1024 * 1024,
       maxPages: 5000,
@@ -156,7 +156,6 @@ describe("parse (Markdown and text)", () => {
         angle: 0,
         status: "Success",
         element_ids: r.elements.map((x) => x.element_id),
-        page_image_url: `memory:${r.file_id}/page-1.png`,
       },
     ]);
   });
@@ -293,7 +292,7 @@ function pngSize(bytes: Uint8Array): [number, number] {
 describe("estimated page images", () => {
   it("draws a page of a text document on demand, at the page's size, and caches it", async () => {
     const store = new MemoryAssetStore();
-    const parser = new LocalParser({ assets: store, assetBaseUrl: "http://h/assets" });
+    const parser = new LocalParser({ assets: store, assetBaseUrl: "http://h/assets", estimatedPageImages: true });
     const r = await parser.parse(Buffer.from(ZH_TXT), { filename: "z.txt", config: { capabilities: { pages: true } } });
     expect(r.pages![0]!.page_image_url).toBe(`http://h/assets/${r.file_id}/page-1.png`);
     expect(await store.has(r.file_id, "layout-1.json")).toBe(true);
@@ -302,13 +301,20 @@ describe("estimated page images", () => {
     expect(pngSize(image!.bytes)).toEqual([1191, 1684]);
     expect(await store.get(r.file_id, "page-1.png")).toEqual(image!.bytes);
     expect(await parser.pageImage(r.file_id, 2)).toBeUndefined();
-    const small = await new LocalParser({ assets: store, pageImageDpi: 72 }).asset(r.file_id, "page-1.png");
+    const small = await new LocalParser({ assets: store, pageImageDpi: 72, estimatedPageImages: true }).asset(r.file_id, "page-1.png");
     expect(small).toEqual(image); // cached: the dpi applies when a page is first drawn
+  });
+
+  it("is off by default: no page image URL, no snapshot", async () => {
+    const store = new MemoryAssetStore();
+    const r = await new LocalParser({ assets: store }).parse(Buffer.from(EN_MD), { filename: "a.md", config: { capabilities: { pages: true } } });
+    expect(r.pages![0]!.page_image_url).toBeUndefined();
+    expect(store.size).toBe(0);
   });
 
   it("drops a cached page image when the stored layout of that page changes", async () => {
     const store = new MemoryAssetStore();
-    const parser = new LocalParser({ assets: store });
+    const parser = new LocalParser({ assets: store, estimatedPageImages: true });
     const first = await parser.parse(Buffer.from(EN_MD), { filename: "a.md", config: { capabilities: { pages: true } } });
     await store.put(first.file_id, "layout-1.json", new TextEncoder().encode('{"v":1,"width":1,"height":1,"items":[]}'));
     await store.put(first.file_id, "page-1.png", new Uint8Array([1]));
@@ -322,7 +328,7 @@ describe("estimated page images", () => {
 
   it("stores nothing when pages are not requested", async () => {
     const store = new MemoryAssetStore();
-    await new LocalParser({ assets: store }).parse(Buffer.from(EN_MD), { filename: "a.md", config: ALL_CAPS_NO_PAGES });
+    await new LocalParser({ assets: store, estimatedPageImages: true }).parse(Buffer.from(EN_MD), { filename: "a.md", config: ALL_CAPS_NO_PAGES });
     expect(store.size).toBe(0);
   });
 });
