@@ -39,6 +39,8 @@ describe("pdf: bad input", () => {
   it("bounds the page count and the time", async () => {
     const bytes = await buildPdf([1, 2, 3].map(() => ({ texts: [{ text: "x", x: 72, y: 72 }] })));
     expect(await codeOf(parsePdf(bytes, { limits: { maxPages: 2 } }))).toBe("DOCPARSE_LIMIT_EXCEEDED");
+    const slow = await buildPdf(Array.from({ length: 30 }, (_, i) => ({ texts: column([prose(i, 200)], 72, 72).texts })));
+    expect(await codeOf(parsePdf(slow, { limits: { timeoutMs: 1 } }))).toBe("DOCPARSE_TIMEOUT");
     const aborted = new AbortController();
     aborted.abort();
     expect(await codeOf(parsePdf(bytes, { signal: aborted.signal }))).toBe("DOCPARSE_ABORTED");

@@ -377,3 +377,32 @@ describe("pdf: char_details", () => {
     expect([...xs].sort((a, b) => a - b)).toEqual(xs);
   });
 });
+
+describe.skipIf(missing("pdftotext"))("pdf: char_details against poppler", () => {
+  it("puts each word's characters where poppler puts the word (within 1 pt)", async () => {
+    const texts: TextSpec[] = [
+      { text: "Kerning, widths and WAVE type", x: 72, y: 72, size: 14 },
+      { text: "Times Roman in a serif line", x: 72, y: 100, size: 12, font: "serif" },
+      { text: "monospace code(42)", x: 72, y: 130, size: 10, font: "mono" },
+    ];
+    const bytes = await buildPdf([{ texts }]);
+    const doc = await parsePdf(bytes, { capabilities: { include_char_details: true } });
+    const oracle = await popplerWords(bytes);
+    let checked = 0;
+    const cursor = new Map<object, number>();
+    for (const w of oracle.words) {
+      const box = { x0: w.x0 / 612, y0: w.y0 / H, x1: w.x1 / 612, y1: w.y1 / H };
+      const el = doc.elements.find((e) => boxContains(e.box!, box) && e.text.includes(w.text))!;
+      // Words come in reading order: search on from the previous word of the element.
+      const at = el.text.indexOf(w.text, cursor.get(el) ?? 0);
+      cursor.set(el, at + w.text.length);
+      const first = el.chars![at]!;
+      const last = el.chars![at + w.text.length - 1]!;
+      expect(first.text + last.text).toBe(w.text[0]! + w.text.at(-1)!);
+      expect(Math.abs(first.box.x0 * 612 - w.x0)).toBeLessThan(1);
+      expect(Math.abs(last.box.x1 * 612 - w.x1)).toBeLessThan(1);
+      checked++;
+    }
+    expect(checked).toBe(13);
+  });
+});
