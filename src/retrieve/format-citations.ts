@@ -80,7 +80,9 @@ export function formatCitations(docs: readonly DocumentInterface[], options: For
       const pages = pagesLabel(c.pages);
       if (pages) parts[0] += `, ${pages}`;
       if (c.headingPath.length) parts[0] += ` — ${escapeMarkdown(c.headingPath.join(" › "))}`;
-      const quote = c.quote.length > maxQuoteLength ? `${c.quote.slice(0, maxQuoteLength)}…` : c.quote;
+      // Table quotes may be HTML rows: show their cell text, not the tags.
+      const plain = /<\/?(?:table|thead|tbody|tr|td|th)\b[^>]*>/i.test(c.quote) ? c.quote.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim() : c.quote;
+      const quote = plain.length > maxQuoteLength ? `${plain.slice(0, maxQuoteLength)}…` : plain;
       return quote ? `${parts[0]}: "${escapeMarkdown(quote)}"` : parts[0]!;
     })
     .join("\n");

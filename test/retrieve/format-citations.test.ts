@@ -30,6 +30,11 @@ describe("formatCitations", () => {
     );
   });
 
+  it("markdown: shows HTML table quotes as cell text", () => {
+    const html = [new Document({ pageContent: "", metadata: { citation: citation({ quote: { text: "<tr><td>Refund</td><td>30 days</td></tr>", start: 0, end: 40, score: 1, regions: [], approximate: true } }) } })];
+    expect(formatCitations(html)).toMatch(/: "Refund 30 days"$/);
+  });
+
   it("markdown: shortens long quotes", () => {
     const long = [new Document({ pageContent: "", metadata: { citation: citation({ quote: { text: "a".repeat(300), start: 0, end: 300, score: 1, regions: [], approximate: false } }) } })];
     expect(formatCitations(long, { maxQuoteLength: 10 })).toMatch(/"aaaaaaaaaa…"$/);

@@ -14,7 +14,7 @@ const dir = tempDir("docparse-retrieve-pglite-");
 let pg: Awaited<ReturnType<typeof startPgServer>>;
 beforeAll(async () => {
   pg = await startPgServer();
-});
+}, 90_000);
 afterAll(async () => {
   await pg?.stop();
   dir.cleanup();
@@ -76,5 +76,6 @@ describe.each(ADAPTERS)("citations survive a round trip through %s", (_name, ope
     } finally {
       await store.close();
     }
-  });
+    // PGlite's first open (WASM start, pgvector) takes seconds; more on a busy machine.
+  }, 90_000);
 });

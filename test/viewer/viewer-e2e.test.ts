@@ -81,7 +81,8 @@ describe.skipIf(missing("chromium"))("viewer end to end (headless Chromium)", ()
     viewer = await startViewer({ store, embeddings, parser });
     browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
     page = await browser.context.newPage();
-  });
+    // Parsing the PDF (pdfjs) and starting Chromium take a while on a busy 2-core machine.
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
