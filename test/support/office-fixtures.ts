@@ -175,7 +175,8 @@ export type SlideShape =
   | { kind: "title"; text: string; x: number; y: number; cx: number; cy: number; inheritFromLayout?: boolean }
   | { kind: "body"; paragraphs: { text: string; level?: number }[]; x: number; y: number; cx: number; cy: number }
   | { kind: "table"; rows: FixtureCell[][]; x: number; y: number; cx: number; cy: number }
-  | { kind: "picture"; png: Uint8Array; x: number; y: number; cx: number; cy: number; alt?: string };
+  | { kind: "picture"; png: Uint8Array; x: number; y: number; cx: number; cy: number; alt?: string }
+  | { kind: "chart"; title: string; series: { name: string; categories: string[]; values: number[] }[]; x: number; y: number; cx: number; cy: number };
 
 /** One slide of a fixture PPTX. */
 export interface FixtureSlide {
@@ -260,6 +261,24 @@ export async function buildPptx(slides: FixtureSlide[], size = { cx: 12192000, c
               })
               .join("");
             return `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="${id}" name="Table ${id}"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>${spXfrm(s, "p:xfrm")}<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl>${grid}${rows}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>`;
+          }
+          case "chart": {
+            const name = `chart${n}_${id}.xml`;
+            const pts = (vals: (string | number)[], tag: string) =>
+              `<c:${tag}><c:ptCount val="${vals.length}"/>${vals.map((v, k) => `<c:pt idx="${k}"><c:v>${esc(String(v))}</c:v></c:pt>`).join("")}</c:${tag}>`;
+            const ser = s.series
+              .map(
+                (se, k) =>
+                  `<c:ser><c:idx val="${k}"/><c:order val="${k}"/><c:tx><c:strRef><c:f>Sheet1!$B$1</c:f>${pts([se.name], "strCache")}</c:strRef></c:tx><c:cat><c:strRef><c:f>Sheet1!$A$2</c:f>${pts(se.categories, "strCache")}</c:strRef></c:cat><c:val><c:numRef><c:f>Sheet1!$B$2</c:f>${pts(se.values, "numCache")}</c:numRef></c:val></c:ser>`,
+              )
+              .join("");
+            zip.file(
+              `ppt/charts/${name}`,
+              `${XML}<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>${esc(s.title)}</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart><c:barDir val="col"/><c:grouping val="clustered"/>${ser}<c:axId val="1"/><c:axId val="2"/></c:barChart></c:plotArea></c:chart></c:chartSpace>`,
+            );
+            ct.push(`<Override PartName="/ppt/charts/${name}" ContentType="application/vnd.openxmlformats-officedocument.drawingml.chart+xml"/>`);
+            rels.push(`<Relationship Id="rIdC${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="../charts/${name}"/>`);
+            return `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="${id}" name="Chart ${id}"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>${spXfrm(s, "p:xfrm")}<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdC${id}"/></a:graphicData></a:graphic></p:graphicFrame>`;
           }
           case "picture": {
             const name = `s${n}i${id}.png`;

@@ -69,28 +69,54 @@ export function sniffCharset(bytes: Uint8Array): string | undefined {
 
 /** Decodes HTML bytes: BOM first, then the declared charset, then sniffing. */
 export function decodeHtml(bytes: Uint8Array): string {
+  return decodeHtmlWithEncoding(bytes).text;
+}
+
+function decodeHtmlWithEncoding(bytes: Uint8Array): { text: string; encoding: string } {
   const bom = (bytes[0] === 0xef && bytes[1] === 0xbb) || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
   const declared = bom ? undefined : sniffCharset(bytes);
   if (declared && !/^utf-?16/.test(declared)) {
     try {
-      return new TextDecoder(declared).decode(bytes);
+      const decoder = new TextDecoder(declared);
+      return { text: decoder.decode(bytes), encoding: decoder.encoding };
     } catch {
       // An unknown label: fall through to sniffing.
     }
   }
-  return decodeText(bytes).text;
+  const d = decodeText(bytes);
+  return { text: d.text, encoding: d.encoding };
 }
 
 async function parseHtml(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
   if (bytes.length === 0) throw new DocParseError(40422, "The file is empty");
   officeOptions(ctx); // a bad option is 40004 before any work
   const { parse } = await import("parse5");
-  const doc = parse(normalizeText(decodeHtml(bytes)));
+  const { text, encoding } = decodeHtmlWithEncoding(bytes);
+  const doc = parse(normalizeText(text));
   const st: State = { elements: [], buffer: "" };
   walk(doc, { depth: 0, inContent: false }, st);
   flush(st);
   linkCaptions(st.elements);
-  return { filetype: HTML_MIME, pageCount: 1, pages: [], elements: st.elements, estimatedLayout: true };
+  const metadata: Record<string, unknown> = { encoding };
+  const title = documentTitle(doc);
+  if (title) metadata.title = title;
+  return { filetype: HTML_MIME, pageCount: 1, pages: [], elements: st.elements, estimatedLayout: true, metadata };
+}
+
+/** The <title> in <head> (breadth-first over the first levels: it is never deep). */
+function documentTitle(doc: P5Node): string | undefined {
+  let level: P5Node[] = [doc];
+  for (let depth = 0; depth < 4 && level.length; depth++) {
+    const next: P5Node[] = [];
+    for (const n of level) {
+      for (const c of childNodes(n)) {
+        if (isElement(c) && c.tagName === "title") return collapse(rawText(c, 0)) || undefined;
+        if (isElement(c) && (c.tagName === "html" || c.tagName === "head")) next.push(c);
+      }
+    }
+    level = next;
+  }
+  return undefined;
 }
 
 const attr = (el: P5Element, name: string) => el.attrs.find((a) => a.name === name)?.value;

@@ -49,6 +49,8 @@ interface Placeholder {
 }
 
 interface SlideCtx {
+  /** Charts found while walking; their parts are read after the (synchronous) walk. */
+  charts: { rect: Rect; target: string }[];
   zip: OfficeZip;
   rels: Rels;
   layoutPh: Placeholder[];
@@ -102,9 +104,13 @@ export async function parsePptx(bytes: Uint8Array, ctx: FormatContext): Promise<
     const layout = layoutPath ? await cachedPlaceholders(zip, layoutPath, phCache) : undefined;
     const masterPath = layout ? [...layout.rels.values()].find((r) => r.type.endsWith("/slideMaster"))?.target : undefined;
     const master = masterPath ? await cachedPlaceholders(zip, masterPath, phCache) : undefined;
-    const sctx: SlideCtx = { zip, rels, layoutPh: layout?.ph ?? [], masterPh: master?.ph ?? [], size };
+    const sctx: SlideCtx = { charts: [], zip, rels, layoutPh: layout?.ph ?? [], masterPh: master?.ph ?? [], size };
     const blocks: Block[] = [];
     walkTree(find(root, "p:spTree"), identity, sctx, blocks);
+    for (const c of sctx.charts) {
+      const el = await chartElement(zip, c.target, c.rect, size);
+      if (el) blocks.push({ rect: c.rect, isTitle: false, elements: [el] });
+    }
     // Titles first, then top-to-bottom, left-to-right by where each shape starts.
     blocks.sort((a, b) => Number(b.isTitle) - Number(a.isTitle) || Math.round((a.rect.y / size.cy) * 50) - Math.round((b.rect.y / size.cy) * 50) || a.rect.x - b.rect.x);
     pages.push({ number: page, width, height, dpi: PPTX_DPI });
@@ -296,8 +302,13 @@ function splitBoxes(rect: Rect, paras: Para[], size: { cx: number; cy: number })
 
 function graphicFrame(frame: XNode, tf: Transform, sctx: SlideCtx, out: Block[]): void {
   const tbl = find(frame, "a:tbl");
-  if (!tbl) return;
   const rect = tf(xfrmRect(child(frame, "p:xfrm")) ?? { x: 0, y: 0, cx: sctx.size.cx, cy: sctx.size.cy });
+  if (!tbl) {
+    const rid = find(frame, "c:chart")?.attrs["r:id"];
+    const rel = rid ? sctx.rels.get(rid) : undefined;
+    if (rel && !rel.external) sctx.charts.push({ rect, target: rel.target });
+    return;
+  }
   const widths = findAll(child(tbl, "a:tblGrid"), "a:gridCol").map((g) => Number(g.attrs.w ?? 0));
   const trs = children(tbl, "a:tr");
   const heights = trs.map((tr) => Number(tr.attrs.h ?? 0));
@@ -374,4 +385,30 @@ async function notesText(zip: OfficeZip, path: string): Promise<string> {
     }
   }
   return parts.join("\n");
+}
+
+/**
+ * A chart as an Image element (`sub_type: "chart"`) whose text is what a reader can see
+ * of it: the title, the series names and the category labels from the chart's caches.
+ */
+async function chartElement(zip: OfficeZip, path: string, rect: Rect, size: { cx: number; cy: number }): Promise<Omit<DraftElement, "page"> | undefined> {
+  const xml = zip.text(path);
+  if (!xml) return undefined;
+  const root = await parseXml(xml, path);
+  const title = findAll(find(root, "c:title"), "a:t").map((t) => textOf(t)).join("").trim();
+  const cached = (n: XNode | undefined) => findAll(n, "c:pt").map((pt) => textOf(child(pt, "c:v")).trim()).filter(Boolean);
+  const series = findAll(root, "c:ser");
+  const names = series.flatMap((s) => cached(child(s, "c:tx")));
+  const categories = series.length ? cached(child(series[0], "c:cat")) : [];
+  const lines = [title, names.length ? `Series: ${names.join(", ")}` : "", categories.length ? `Categories: ${categories.join(", ")}` : ""].filter(Boolean);
+  const w = Math.round((rect.cx / EMU_PER_INCH) * PPTX_DPI);
+  const h = Math.round((rect.cy / EMU_PER_INCH) * PPTX_DPI);
+  return {
+    type: "Image",
+    subType: "chart",
+    text: lines.join("\n"),
+    box: toBox(rect, size),
+    image: { width: w, height: h, mimeType: "application/vnd.openxmlformats-officedocument.drawingml.chart+xml" },
+    metadata: { width: w, height: h },
+  };
 }

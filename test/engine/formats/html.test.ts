@@ -20,6 +20,7 @@ describe("html: structure", () => {
       <p hidden>invisible</p><div style="display:none">gone</div>
       <p>中文段落。</p></body></html>`);
     expect(doc.estimatedLayout).toBe(true);
+    expect(doc.metadata).toEqual({ encoding: "utf-8", title: "T" });
     expect(summary(doc.elements)).toEqual([
       ["Title", 1, "Guide 指南"],
       ["NarrativeText", undefined, "First paragraph\nsecond line."],
@@ -85,7 +86,9 @@ describe("html: tables", () => {
 describe("html: encodings and bad input", () => {
   it("uses the meta charset (GBK) and the BOM", async () => {
     const gbk = Buffer.from([0x3c, 0x6d, 0x65, 0x74, 0x61, 0x20, 0x63, 0x68, 0x61, 0x72, 0x73, 0x65, 0x74, 0x3d, 0x22, 0x67, 0x62, 0x6b, 0x22, 0x3e, 0x3c, 0x70, 0x3e, 0xd6, 0xd0, 0xce, 0xc4, 0x3c, 0x2f, 0x70, 0x3e]);
-    expect((await htmlFormat.parse(new Uint8Array(gbk), formatContext())).elements[0]!.text).toBe("中文");
+    const gbkDoc = await htmlFormat.parse(new Uint8Array(gbk), formatContext());
+    expect(gbkDoc.elements[0]!.text).toBe("中文");
+    expect(gbkDoc.metadata?.encoding).toBe("gbk");
     const latin = Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"><p>caf\xe9</p>', "latin1");
     expect(decodeHtml(new Uint8Array(latin))).toContain("café");
   });

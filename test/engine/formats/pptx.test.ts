@@ -119,6 +119,31 @@ describe("pptx: tables, pictures, notes, hidden slides", () => {
     expect(withNotes.elements.map((e) => e.text)).toEqual(["Logo", "Say hello first.", "Secret", "Third"]);
   });
 
+  it("turns a chart into an Image (sub_type chart) with its title, series and categories as text", async () => {
+    const bytes = await buildPptx([
+      {
+        shapes: [
+          {
+            kind: "chart",
+            title: "Revenue 收入",
+            series: [
+              { name: "2023", categories: ["North", "South"], values: [10, 12] },
+              { name: "2024", categories: ["North", "South"], values: [11, 15] },
+            ],
+            x: EMU,
+            y: EMU,
+            cx: 6 * EMU,
+            cy: 4 * EMU,
+          },
+        ],
+      },
+    ]);
+    const [chart] = (await pptxFormat.parse(bytes, formatContext())).elements;
+    expect([chart!.type, chart!.subType, chart!.text]).toEqual(["Image", "chart", "Revenue 收入\nSeries: 2023, 2024\nCategories: North, South"]);
+    expect(chart!.box!.x0).toBeCloseTo(1 / 13.333, 3);
+    expect(chart!.image!.width).toBe(576);
+  });
+
   it("rejects page_range beyond the deck and a corrupt file", async () => {
     const bytes = await buildPptx([{ shapes: [] }]);
     const ctx = formatContext();
