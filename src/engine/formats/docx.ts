@@ -171,13 +171,15 @@ function paragraph(p: XNode, st: WalkState): void {
 
 function classify(text: string, pPr: XNode | undefined, styleId: string | undefined, styleName: string, st: WalkState): DraftElement {
   const el: DraftElement = { type: "NarrativeText", text, page: st.page };
-  const heading = /^heading\s*([1-9])$/.exec(styleName);
+  // Word writes built-in style names in English whatever the UI language; WPS and some
+  // converters write localised ones.
+  const heading = /^(?:heading|标题|標題|見出し|überschrift|titre)\s*([1-9])$/.exec(styleName);
   const outlineRaw = attr(child(pPr, "w:outlineLvl")) ?? styleProp(st.styles, styleId, "outline");
   const outline = outlineRaw === undefined ? undefined : Number(outlineRaw);
   const numPr = child(pPr, "w:numPr");
   const numId = attr(child(numPr, "w:numId")) ?? styleProp(st.styles, styleId, "numId");
   const ilvl = Number(attr(child(numPr, "w:ilvl")) ?? styleProp(st.styles, styleId, "ilvl") ?? 0);
-  if (styleName === "title") {
+  if (styleName === "title" || styleName === "标题" || styleName === "標題") {
     el.type = "Title";
     el.headingLevel = 1;
   } else if (outline !== undefined && outline >= 0 && outline < 9) {

@@ -73,6 +73,17 @@ describe("docx: headings, lists, paragraphs", () => {
   });
 });
 
+describe("docx: localised styles", () => {
+  it("reads WPS-style Chinese heading names", async () => {
+    const JSZipMod = (await import("jszip")).default;
+    const zip = await JSZipMod.loadAsync(await buildDocx([{ kind: "heading", level: 2, text: "第二章" }]));
+    const styles = (await zip.file("word/styles.xml")!.async("string")).replace('w:name w:val="heading 2"', 'w:name w:val="标题 2"').replace(/<w:outlineLvl w:val="1"\/>/, "");
+    zip.file("word/styles.xml", styles);
+    const doc = await parse(await zip.generateAsync({ type: "uint8array" }));
+    expect(doc.elements.map((e) => [e.type, e.headingLevel, e.text])).toEqual([["Title", 2, "第二章"]]);
+  });
+});
+
 describe("docx: tables", () => {
   it("keeps the source structure exactly: rows, cols, gridSpan and vMerge spans, text", async () => {
     const doc = await parse(
