@@ -62,7 +62,9 @@ export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): 
     data: bytes.slice(),
     password: options.password,
     isEvalSupported: false,
-    fontExtraProperties: true,
+    // Off: style facts (name, bold, italic, metrics) come without it, and pdfjs then frees
+    // each font file after loading instead of keeping it and its cmaps for the document.
+    fontExtraProperties: false,
     useSystemFonts: false,
     disableFontFace: true,
     standardFontDataUrl: join(dir, "standard_fonts") + "/",
