@@ -188,4 +188,47 @@ describe("pdf: through LocalParser", () => {
     const image = await parser.pageImage(result.file_id, 1);
     expect(image?.mimeType).toBe("image/png");
   });
+
+  it("inlines element images as base64 PNG when asked", async () => {
+    const { LocalParser } = await import("../../src/engine/local-parser.js");
+    const { MemoryAssetStore } = await import("../../src/engine/assets.js");
+    const bytes = await buildPdf([{ texts: [{ text: "A figure", x: 72, y: 60 }], images: [{ x: 72, y: 100, width: 200, height: 150, pixels: { width: 40, height: 30 } }] }]);
+    const parser = new LocalParser({ assets: new MemoryAssetStore() });
+    const result = await parser.parse(bytes, {
+      filename: "fig.pdf",
+      config: { capabilities: { include_image_data: true }, config: { engine_params: { image_output_type: "base64" } } },
+    });
+    const image = result.elements.find((e) => e.type === "Image")!;
+    expect(image.image_data?.mime_type).toBe("image/png");
+    const png = Buffer.from((image.image_data as { base64?: string }).base64!, "base64");
+    expect(png.readUInt32BE(16)).toBe(40);
+    expect(png.readUInt32BE(20)).toBe(30);
+  });
+});
+
+describe("pdf: hostile content", () => {
+  it("does not decode an image larger than maxImagePixels and still reads the page", async () => {
+    const { PDFDocument, PDFName, StandardFonts, pushGraphicsState, popGraphicsState, concatTransformationMatrix, drawObject } = await import("pdf-lib");
+    const { deflateSync } = await import("node:zlib");
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    page.drawText("Text beside a giant image", { x: 72, y: 700, size: 12, font: await doc.embedFont(StandardFonts.Helvetica) });
+    // 30000 × 30000 RGB declared (2.7 GB decoded), a few bytes of data.
+    const stream = doc.context.flateStream(deflateSync(Buffer.alloc(64)), {
+      Type: "XObject",
+      Subtype: "Image",
+      Width: 30000,
+      Height: 30000,
+      BitsPerComponent: 8,
+      ColorSpace: "DeviceRGB",
+    });
+    page.node.setXObject(PDFName.of("Giant"), doc.context.register(stream));
+    page.pushOperators(pushGraphicsState(), concatTransformationMatrix(300, 0, 0, 300, 72, 200), drawObject("Giant"), popGraphicsState());
+    const bytes = await doc.save({ useObjectStreams: false });
+    const started = Date.now();
+    const parsed = await parsePdf(bytes, { capabilities: { include_image_data: true }, limits: { maxImagePixels: 10_000_000 } });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(parsed.elements.map((e) => e.text)).toContain("Text beside a giant image");
+    for (const img of ofType(parsed, "Image")) expect(img.image?.bytes).toBeUndefined();
+  });
 });

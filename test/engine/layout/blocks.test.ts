@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildBlocks, buildLines, classifyBlocks } from "../../../src/engine/layout/index.js";
+import { buildBlocks, buildLines, classifyBlocks, inlineFormulas } from "../../../src/engine/layout/index.js";
 import { run } from "./support.js";
 
 const blocksOf = (runs: Parameters<typeof buildLines>[0]) => {
@@ -51,5 +51,12 @@ describe("buildBlocks", () => {
   it("classifies captions and display formulas", () => {
     const blocks = blocksOf([run("Figure 3: Throughput", 10, 100), run("E = mc2", 10, 140, { math: true }), run("Tables are useful", 10, 180)]);
     expect(blocks.map((b) => b.kind)).toEqual(["figure-caption", "formula", "text"]);
+  });
+
+  it("marks math-font runs inside prose as inline formulas with their text range", () => {
+    const [b] = blocksOf([run("The energy", 10, 100), run("E=mc2", 70, 100, { math: true }), run("holds for any mass", 100, 100)]);
+    expect(b!.kind).toBe("text");
+    const objects = inlineFormulas(b!);
+    expect(objects.map((o) => [o.text, o.start, o.end, b!.text.slice(o.start, o.end)])).toEqual([["E=mc2", 11, 16, "E=mc2"]]);
   });
 });
