@@ -48,8 +48,10 @@ export interface LocalParserOptions {
    * Page images for formats without real pages (TXT, Markdown, office files laid out
    * without LibreOffice): drawn from the estimated layout, so highlights land on the
    * cited text. Needs `@napi-rs/canvas`; without it, or when false, such pages have no
-   * `page_image_url`.
-   * @default false
+   * `page_image_url`. By default on exactly when `assetBaseUrl` is set: a server that
+   * serves the images (the local parse service) offers them like the hosted service
+   * does, while an in-process parser writes no extra files unless asked.
+   * @default assetBaseUrl !== undefined
    */
   estimatedPageImages?: boolean;
   /**
@@ -66,7 +68,8 @@ export const LOCAL_PARSER_DEFAULTS = Object.freeze({
   assetBaseUrl: undefined as string | undefined,
   fetchTimeoutMs: 30_000,
   pageImageDpi: 144,
-  estimatedPageImages: false,
+  /** Resolved per instance: `assetBaseUrl !== undefined`. */
+  estimatedPageImages: undefined as boolean | undefined,
 });
 
 /** An asset's bytes and media type. */
@@ -174,7 +177,7 @@ export class LocalParser implements Parser {
       const paintEstimatedPages =
         capabilities.pages &&
         estimated &&
-        (this.#options.estimatedPageImages ?? LOCAL_PARSER_DEFAULTS.estimatedPageImages) &&
+        (this.#options.estimatedPageImages ?? this.#options.assetBaseUrl !== undefined) &&
         (await loadCanvas()) !== undefined;
       const assembled = assemble(draft, {
         fileId,

@@ -93,7 +93,7 @@ function longText(paragraphs: number): string {
 
 describe("LocalParser options", () => {
   it("pins the defaults documented in the TSDoc", () => {
-    expect(LOCAL_PARSER_DEFAULTS).toEqual({ assetBaseUrl: undefined, fetchTimeoutMs: 30_000, pageImageDpi: 144, estimatedPageImages: false });
+    expect(LOCAL_PARSER_DEFAULTS).toEqual({ assetBaseUrl: undefined, fetchTimeoutMs: 30_000, pageImageDpi: 144, estimatedPageImages: undefined });
     expect(ENGINE_LIMIT_DEFAULTS).toEqual({
       maxBytes: 500 * 1024 * 1024,
       maxPages: 5000,
@@ -305,11 +305,16 @@ describe("estimated page images", () => {
     expect(small).toEqual(image); // cached: the dpi applies when a page is first drawn
   });
 
-  it("is off by default: no page image URL, no snapshot", async () => {
+  it("is off by default in process, on by default behind an assetBaseUrl (a server)", async () => {
     const store = new MemoryAssetStore();
-    const r = await new LocalParser({ assets: store }).parse(Buffer.from(EN_MD), { filename: "a.md", config: { capabilities: { pages: true } } });
+    const config: ParseConfig = { capabilities: { pages: true } };
+    const r = await new LocalParser({ assets: store }).parse(Buffer.from(EN_MD), { filename: "a.md", config });
     expect(r.pages![0]!.page_image_url).toBeUndefined();
     expect(store.size).toBe(0);
+    const served = await new LocalParser({ assets: store, assetBaseUrl: "http://h/a" }).parse(Buffer.from(EN_MD), { filename: "a.md", config });
+    expect(served.pages![0]!.page_image_url).toBe(`http://h/a/${served.file_id}/page-1.png`);
+    const off = await new LocalParser({ assets: new MemoryAssetStore(), assetBaseUrl: "http://h/a", estimatedPageImages: false }).parse(Buffer.from(EN_MD), { filename: "a.md", config });
+    expect(off.pages![0]!.page_image_url).toBeUndefined();
   });
 
   it("drops a cached page image when the stored layout of that page changes", async () => {
