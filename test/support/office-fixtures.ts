@@ -89,7 +89,7 @@ function docxCell(c: FixtureCell): string {
 }
 
 /** Builds a minimal but valid DOCX (opens in Word and LibreOffice). */
-export async function buildDocx(blocks: DocxBlock[]): Promise<Uint8Array> {
+export async function buildDocx(blocks: DocxBlock[], furniture: { header?: string; footer?: string } = {}): Promise<Uint8Array> {
   const zip = new JSZip();
   const footnotes: string[] = [];
   const media: { name: string; png: Uint8Array }[] = [];
@@ -144,6 +144,17 @@ export async function buildDocx(blocks: DocxBlock[]): Promise<Uint8Array> {
     `<Relationship Id="rIdFn" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/>`,
     ...media.map((m, i) => `<Relationship Id="rIdImg${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/${m.name}"/>`),
   ];
+  const sectRefs: string[] = [];
+  for (const kind of ["header", "footer"] as const) {
+    const text = furniture[kind];
+    if (!text) continue;
+    rels.push(`<Relationship Id="rId_${kind}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${kind}" Target="${kind}1.xml"/>`);
+    const root = kind === "header" ? "hdr" : "ftr";
+    // The footer carries a PAGE field, whose instruction must not leak.
+    const field = kind === "footer" ? `<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> PAGE </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>${wRun("1")}<w:r><w:fldChar w:fldCharType="end"/></w:r>` : "";
+    zip.file(`word/${kind}1.xml`, `${XML}<w:${root} ${W_NS}><w:p>${wRun(text)}${field}</w:p></w:${root}>`);
+    sectRefs.push(`<w:${kind}Reference w:type="default" r:id="rId_${kind}"/>`);
+  }
   zip.file("word/_rels/document.xml.rels", `${XML}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels.join("")}</Relationships>`);
   for (const m of media) zip.file(`word/media/${m.name}`, m.png);
   const style = (id: string, name: string, extra = "") =>
@@ -166,7 +177,7 @@ export async function buildDocx(blocks: DocxBlock[]): Promise<Uint8Array> {
       .map((f, i) => `<w:footnote w:id="${i + 1}"><w:p>${wRun(f)}</w:p></w:footnote>`)
       .join("")}</w:footnotes>`,
   );
-  zip.file("word/document.xml", `${XML}<w:document ${W_NS}><w:body>${body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:body></w:document>`);
+  zip.file("word/document.xml", `${XML}<w:document ${W_NS}><w:body>${body}<w:sectPr>${sectRefs.join("")}<w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:body></w:document>`);
   return zip.generateAsync({ type: "uint8array", compression: "DEFLATE" });
 }
 

@@ -73,8 +73,13 @@ export async function parseDocx(bytes: Uint8Array, ctx: FormatContext): Promise<
   const body = find(root, "w:body");
   if (!body) throw new DocParseError(40422, "The DOCX main part has no body");
   const st: WalkState = { elements: [], page: 1, fields: [], noteRefs: [], styles, rels, zip, signal: ctx.signal };
+  // Page furniture once, not per page: the header before the body, the footer after it.
+  const header = await furniture(body, st, "header");
+  if (header) st.elements.push(header);
   walkBlocks(body, st);
   await appendNotes(st, dir);
+  const footer = await furniture(body, st, "footer");
+  if (footer) st.elements.push({ ...footer, page: st.page });
   linkCaptions(st.elements);
   return { filetype: DOCX_MIME, pageCount: st.page, pages: [], elements: st.elements, estimatedLayout: true };
 }
@@ -413,4 +418,26 @@ async function appendNotes(st: WalkState, dir: string): Promise<void> {
       st.elements.push({ type: "NarrativeText", subType: kind, text: `${marker} ${text}`, page: st.page, metadata: { note_id: ref.id } });
     }
   }
+}
+
+/** The document's default header or footer text (last section), as one Header/Footer element. */
+async function furniture(body: XNode, st: WalkState, kind: "header" | "footer"): Promise<DraftElement | undefined> {
+  const refs = children(child(body, "w:sectPr"), `w:${kind}Reference`);
+  const ref = refs.find((r) => r.attrs["w:type"] === "default") ?? refs[0];
+  const rel = ref ? st.rels.get(ref.attrs["r:id"] ?? "") : undefined;
+  const xml = rel && !rel.external ? st.zip.text(rel.target) : undefined;
+  if (!xml) return undefined;
+  const root = await parseXml(xml, rel!.target);
+  const saved = st.fields;
+  st.fields = [];
+  const text = findAll(root, "w:p")
+    .map((p) => {
+      const inl: Inline = { text: "", images: [], breakBefore: false, breakAfter: false, textBoxes: [] };
+      inline(p, st, inl);
+      return inl.text.replace(/\s+/g, " ").trim();
+    })
+    .filter(Boolean)
+    .join(" ");
+  st.fields = saved;
+  return text ? { type: kind === "header" ? "Header" : "Footer", text, page: 1 } : undefined;
 }

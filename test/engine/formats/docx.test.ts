@@ -73,6 +73,18 @@ describe("docx: headings, lists, paragraphs", () => {
   });
 });
 
+describe("docx: page furniture", () => {
+  it("gives the default header once first and the footer once last, without field codes", async () => {
+    const doc = await parse(await buildDocx([{ kind: "para", text: "Body" }, { kind: "pageBreak" }, { kind: "para", text: "More" }], { header: "ACME Confidential", footer: "Page " }));
+    expect(doc.elements.map((e) => [e.type, e.text, e.page])).toEqual([
+      ["Header", "ACME Confidential", 1],
+      ["NarrativeText", "Body", 1],
+      ["NarrativeText", "More", 2],
+      ["Footer", "Page 1", 2],
+    ]);
+  });
+});
+
 describe("docx: localised styles", () => {
   it("reads WPS-style Chinese heading names", async () => {
     const JSZipMod = (await import("jszip")).default;
