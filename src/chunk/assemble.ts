@@ -2,7 +2,7 @@ import type { Chunk, ChunkKind, ChunkMetadata, ChunkRegion, ChunkTableInfo } fro
 import type { EmbedText } from "./embed-text.js";
 import { chunkId, sha256Hex } from "./ids.js";
 import { toSourceRange, type ChunkInlineObject } from "./inline-objects.js";
-import type { DocNode } from "./nodes.js";
+import { nodeIndex, type DocNode } from "./nodes.js";
 import type { Piece } from "./pieces.js";
 import { boundingQuad, mergeRegions, type RegionFinder } from "./regions.js";
 import type { Tokenizer } from "./tokenizer.js";
@@ -64,17 +64,19 @@ export function finishChunk(
   draft: DraftChunk,
   doc: DocumentInfo,
   nodes: readonly DocNode[],
-  byId: ReadonlyMap<string, DocNode>,
   finder: RegionFinder,
 ): Chunk {
   const regions: ChunkRegion[] = [];
   const elementIds: string[] = [];
-  const seenIds = new Set<string>();
+  // Most chunks have a handful of elements: `includes` until there are many, then a Set.
+  let seen: Set<string> | undefined;
   const addId = (id: string) => {
-    if (!seenIds.has(id)) {
-      seenIds.add(id);
-      elementIds.push(id);
-    }
+    if (seen) {
+      if (seen.has(id)) return;
+      seen.add(id);
+    } else if (elementIds.includes(id)) return;
+    elementIds.push(id);
+    if (!seen && elementIds.length > 64) seen = new Set(elementIds);
   };
   const inlineObjects: ChunkInlineObject[] = [];
   const kinds = new Set<ChunkKind>();
@@ -129,10 +131,14 @@ export function finishChunk(
     offset += p.text.length + PIECE_SEPARATOR.length;
   }
   const merged = mergeRegions(regions);
-  const pages = [...new Set(merged.map((r) => r.page))].sort((a, b) => a - b);
+  const pages: number[] = [];
+  for (const r of merged) if (!pages.includes(r.page)) pages.push(r.page);
+  pages.sort((a, b) => a - b);
   const elementTypes: string[] = [];
+  const byId = nodeIndex(nodes);
   for (const id of elementIds) {
-    const type = byId.get(id)?.type;
+    const at = byId.get(id);
+    const type = at === undefined ? undefined : nodes[at]!.type;
     if (type !== undefined && !elementTypes.includes(type)) elementTypes.push(type);
   }
   const first = sectionPiece(draft.pieces);

@@ -1,4 +1,4 @@
-import type { DocNode } from "./nodes.js";
+import { nodeIndex, type DocNode } from "./nodes.js";
 
 const CAPTION_TYPES = new Set(["TableCaption", "FigureCaption"]);
 
@@ -14,8 +14,7 @@ export function linkCaptions(
   kept: readonly boolean[],
   root: Int32Array,
 ): Map<number, number> {
-  const byId = new Map<string, number>();
-  for (const n of nodes) byId.set(n.id, n.index);
+  const byId = nodeIndex(nodes);
   const captionOf = new Map<number, number>();
   const used = new Set<number>();
   const isTarget = (i: number) => kept[i] === true && (nodes[i]!.type === "Table" || nodes[i]!.type === "Image") && root[i] === i;

@@ -6,7 +6,7 @@ import type { Chunk } from "./chunk.js";
 import { buildDocumentTree } from "./document-tree.js";
 import { EmbedText } from "./embed-text.js";
 import { uniqueIds } from "./ids.js";
-import { toNodes, type DocNode } from "./nodes.js";
+import { toNodes } from "./nodes.js";
 import { optionsFingerprint, resolveChunkOptions, type ChunkOptions, type ChunkWarning, type ResolvedChunkOptions } from "./options.js";
 import { blockPieces, textPieces, type Piece, type PieceSettings } from "./pieces.js";
 import { RegionFinder } from "./regions.js";
@@ -64,10 +64,8 @@ export function chunkDocumentWithReport(result: ParseResult, options: ChunkOptio
   const drafts = pack(runs, o, embed);
 
   const doc = documentInfo(result, o);
-  const byId = new Map<string, DocNode>();
-  for (const n of nodes) byId.set(n.id, n);
   const finder = new RegionFinder();
-  const chunks = drafts.map((d) => finishChunk(d, doc, nodes, byId, finder));
+  const chunks = drafts.map((d) => finishChunk(d, doc, nodes, finder));
   const ids = uniqueIds(chunks.map((c) => c.id));
   chunks.forEach((c, i) => {
     c.id = ids[i]!;

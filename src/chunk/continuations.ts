@@ -1,4 +1,4 @@
-import type { DocNode } from "./nodes.js";
+import { nodeIndex, type DocNode } from "./nodes.js";
 import type { ChunkWarning } from "./options.js";
 
 /** Which elements can continue each other: tables with tables, text with text. */
@@ -22,8 +22,7 @@ export function continuationRoots(
   warn: (w: ChunkWarning) => void,
 ): Int32Array {
   const root = Int32Array.from(nodes, (n) => n.index);
-  const byId = new Map<string, number>();
-  for (const n of nodes) byId.set(n.id, n.index);
+  const byId = nodeIndex(nodes);
   let previousKept = -1;
   for (const n of nodes) {
     if (!kept[n.index]) continue;

@@ -1,5 +1,5 @@
 import type { TitleNode } from "../wire/index.js";
-import type { DocNode } from "./nodes.js";
+import { nodeIndex, type DocNode } from "./nodes.js";
 import type { ChunkWarning } from "./options.js";
 
 /**
@@ -50,8 +50,7 @@ export function buildDocumentTree(
 }
 
 function linkParents(nodes: readonly DocNode[], problems: ChunkWarning[]): Int32Array {
-  const byId = new Map<string, number>();
-  for (const n of nodes) byId.set(n.id, n.index);
+  const byId = nodeIndex(nodes);
   const parent = new Int32Array(nodes.length).fill(-1);
   for (const n of nodes) {
     const pid = n.meta.parent_id;

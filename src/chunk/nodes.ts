@@ -55,3 +55,16 @@ export function toNodes(elements: readonly unknown[], warn: (w: ChunkWarning) =>
   }
   return nodes;
 }
+
+const indexes = new WeakMap<readonly DocNode[], Map<string, number>>();
+
+/** Node index by element id, built once per node list and shared by every step. */
+export function nodeIndex(nodes: readonly DocNode[]): ReadonlyMap<string, number> {
+  let index = indexes.get(nodes);
+  if (!index) {
+    index = new Map();
+    for (const n of nodes) index.set(n.id, n.index);
+    indexes.set(nodes, index);
+  }
+  return index;
+}

@@ -94,25 +94,29 @@ function lowerBound(a: Int32Array, v: number): number {
  * the same page are united (approximate if any part was).
  */
 export function mergeRegions(regions: readonly ChunkRegion[]): ChunkRegion[] {
-  const byKey = new Map<string, ChunkRegion[]>();
-  const order: string[] = [];
+  // Chunks have a handful of regions: a linear scan beats a Map with string keys.
+  const out: ChunkRegion[] = [];
+  const groups: ChunkRegion[][] = [];
+  const index = regions.length > 64 ? new Map<string, number>() : undefined;
   for (const r of regions) {
-    const key = `${r.page}\u0000${r.elementId}`;
-    const list = byKey.get(key);
-    if (list) list.push(r);
-    else {
-      byKey.set(key, [r]);
-      order.push(key);
-    }
+    let k = 0;
+    if (index) k = index.get(`${r.page}\u0000${r.elementId}`) ?? out.length;
+    else while (k < out.length && (out[k]!.page !== r.page || out[k]!.elementId !== r.elementId)) k++;
+    if (k === out.length) {
+      index?.set(`${r.page}\u0000${r.elementId}`, k);
+      out.push(r);
+      groups.push([r]);
+    } else groups[k]!.push(r);
   }
-  return order.map((key) => {
-    const list = byKey.get(key)!;
-    if (list.length === 1) return list[0]!;
+  for (let k = 0; k < out.length; k++) {
+    const list = groups[k]!;
+    if (list.length === 1) continue;
     const first = list[0]!;
     const quad = boundingQuad(list.map((r) => r.coordinates)) ?? [...first.coordinates];
     const merged: ChunkRegion = { page: first.page, coordinates: quad, elementId: first.elementId };
     if (list.some((r) => r.approximate)) merged.approximate = true;
-    return merged;
-  });
+    out[k] = merged;
+  }
+  return out;
 }
 

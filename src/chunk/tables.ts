@@ -20,8 +20,8 @@ export interface TableRowModel {
   cells: TableCellModel[];
   /** Text at every column, span-covered positions filled with their cell's text. */
   fill: string[];
-  /** The row as one line (plain-text tables, or the plain form of a grid row). */
-  line: string;
+  /** The row as one line (plain-text tables); grid rows make it on demand, see {@link rowLine}. */
+  line?: string;
   /** Bounding box of the row's cells (8 numbers) when every cell had coordinates. */
   box?: number[];
 }
@@ -149,7 +149,7 @@ function fromPlaced(
     kind: "grid",
     cols,
     rows: fill.map((f, r) => {
-      const row: TableRowModel = { node: nodeIndex, cells: starts[r]!, fill: f, line: f.join(" ") };
+      const row: TableRowModel = { node: nodeIndex, cells: starts[r]!, fill: f };
       const box = boxes[r];
       if (box) row.box = box;
       return row;
@@ -161,6 +161,11 @@ function fromPlaced(
     table.headerRows = Math.min(rows - 1, firstBoundaryAtOrAfter(table, want));
   }
   return { table, overlaps };
+}
+
+/** A row as one line: its own for plain tables, the cell texts joined by spaces for grids. */
+export function rowLine(row: TableRowModel): string {
+  return row.line ?? row.fill.join(" ");
 }
 
 /** Row indexes where a piece may start: no row span crosses them. */
@@ -261,7 +266,7 @@ function fromMarkdown(node: DocNode): TableModel {
   const cols = Math.max(1, ...rowsText.map((r) => r.length));
   const rows: TableRowModel[] = rowsText.map((cells) => {
     const fill = Array.from({ length: cols }, (_, k) => cells[k] ?? "");
-    return { node: node.index, cells: fill.map((text, col) => ({ text, col, rowSpan: 1, colSpan: 1 })), fill, line: fill.join(" ") };
+    return { node: node.index, cells: fill.map((text, col) => ({ text, col, rowSpan: 1, colSpan: 1 })), fill };
   });
   const headerRows = sep > 0 && rows.length > sep ? sep : 0;
   return { kind: "grid", cols, rows, headerRows };
@@ -282,7 +287,7 @@ export function appendTable(into: TableModel, next: TableModel): TableModel {
   while (
     skip < into.headerRows &&
     skip < next.rows.length &&
-    next.rows[skip]!.line === into.rows[skip]!.line
+    rowLine(next.rows[skip]!) === rowLine(into.rows[skip]!)
   )
     skip++;
   const rows = next.rows.slice(skip);
@@ -290,7 +295,7 @@ export function appendTable(into: TableModel, next: TableModel): TableModel {
     return { kind: "grid", cols: Math.max(into.cols, next.cols), rows: [...into.rows, ...rows], headerRows: into.headerRows };
   }
   // Mixed kinds: fall back to lines so nothing is lost.
-  const asLines = (r: TableRowModel): TableRowModel => ({ ...r, cells: [], fill: [r.line] });
+  const asLines = (r: TableRowModel): TableRowModel => ({ node: r.node, cells: [], fill: [rowLine(r)], line: rowLine(r), ...(r.box ? { box: r.box } : {}) });
   return { kind: "plain", cols: 1, rows: [...into.rows, ...rows].map(asLines), headerRows: into.headerRows };
 }
 
@@ -307,7 +312,7 @@ function escapeMd(s: string): string {
 /** Renders one row; `header` marks rows written as header cells. */
 export function renderRow(table: TableModel, r: number, header: boolean, format: "html" | "markdown"): string {
   const row = table.rows[r]!;
-  if (table.kind === "plain") return row.line;
+  if (table.kind === "plain") return rowLine(row);
   if (format === "html") {
     const tag = header ? "th" : "td";
     let out = "<tr>";
@@ -330,8 +335,8 @@ export function renderTable(table: TableModel, from: number, to: number, format:
   const body = (r: number) => rowText?.(r) ?? renderRow(table, r, false, format);
   const lines: string[] = [];
   if (table.kind === "plain") {
-    for (let r = 0; r < table.headerRows; r++) lines.push(table.rows[r]!.line);
-    for (let r = from; r < to; r++) lines.push(table.rows[r]!.line);
+    for (let r = 0; r < table.headerRows; r++) lines.push(rowLine(table.rows[r]!));
+    for (let r = from; r < to; r++) lines.push(rowLine(table.rows[r]!));
     return lines.join("\n");
   }
   if (format === "html") {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../../src/chunk/chunk-document.js";
 import { toNodes } from "../../src/chunk/nodes.js";
-import { appendTable, detectTableText, renderTable, rowBoundaries, splitTable, tableModel } from "../../src/chunk/tables.js";
+import { appendTable, detectTableText, renderTable, rowBoundaries, rowLine, splitTable, tableModel } from "../../src/chunk/tables.js";
 import { approximateTokenizer, cl100kTokenizer } from "../../src/chunk/tokenizer.js";
 import type { Element, TableCell } from "../../src/wire/index.js";
 import { box, el, result } from "./support/elements.js";
@@ -150,13 +150,13 @@ describe("appendTable", () => {
     const a = model(el("Table", "| A | B |\n|---|---|\n| 1 | 2 |"));
     const b = model(el("Table", "| A | B |\n|---|---|\n| 3 | 4 |"));
     const joined = appendTable(a, b);
-    expect(joined.rows.map((r) => r.line)).toEqual(["A B", "1 2", "3 4"]);
+    expect(joined.rows.map(rowLine)).toEqual(["A B", "1 2", "3 4"]);
   });
 
   it("mixes grid and plain tables as lines without losing rows", () => {
     const joined = appendTable(model(el("Table", "| A | B |\n|---|---|\n| 1 | 2 |")), model(el("Table", "3 4")));
     expect(joined.kind).toBe("plain");
-    expect(joined.rows.map((r) => r.line)).toEqual(["A B", "1 2", "3 4"]);
+    expect(joined.rows.map(rowLine)).toEqual(["A B", "1 2", "3 4"]);
   });
 });
 
