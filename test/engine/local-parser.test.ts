@@ -190,6 +190,15 @@ describe("parse (Markdown and text)", () => {
     expect(other.elements[0]!.element_id).not.toBe(a.elements[0]!.element_id);
   });
 
+  it("round-trips its own markdown: the same elements come back (HTML tables included)", async () => {
+    const config: ParseConfig = { capabilities: { include_table_structure: true } };
+    const first = await parser.parse(Buffer.from(EN_MD), { filename: "a.md", config });
+    const second = await parser.parse(Buffer.from(first.markdown!), { filename: "b.md", config });
+    const shape = (r: ParseResult) => r.elements.map((e) => [e.type, e.text, e.metadata?.category_depth, e.table_structure?.cells.map((c) => [c.row, c.col, c.text])]);
+    expect(shape(second)).toEqual(shape(first));
+    expect(second.markdown).toBe(first.markdown);
+  });
+
   it("gives each element the same id whatever the capabilities", async () => {
     const a = await parser.parse(Buffer.from(EN_MD), { filename: "a.md" });
     const b = await parser.parse(Buffer.from(EN_MD), { filename: "a.md", config: ALL_CAPS });

@@ -1,5 +1,5 @@
 import MarkdownIt from "markdown-it";
-import type { DraftElement, DraftInlineObject, DraftTableCell, FormatHandler } from "../draft.js";
+import type { DraftElement, DraftInlineObject, DraftTableCell, FormatContext, FormatHandler } from "../draft.js";
 import { decodeText, normalizeText } from "../text-decode.js";
 import { joinSeparator } from "../text-width.js";
 
@@ -10,24 +10,62 @@ type Token = ReturnType<InstanceType<typeof MarkdownIt>["parse"]>[number];
  * their level; paragraphs → NarrativeText (inline `$…$` math as inline formula objects);
  * list items → ListItem with nesting level (ordered items keep their number); GFM tables
  * → Table with a header row; fenced/indented code → CodeSnippet; `$$ … $$` blocks and
- * ```math fences → Formula; a paragraph that is only an image → Image (alt text).
+ * ```math fences → Formula; a paragraph that is only an image → Image (alt text); an
+ * HTML block with a table → what the HTML handler finds in it (tables with spans).
  * Front matter is skipped. No geometry: the assembler lays the elements out.
  */
 export const markdownFormat: FormatHandler = {
   id: "markdown",
   mimeType: "text/markdown",
-  async parse(bytes) {
+  async parse(bytes, ctx) {
     const decoded = decodeText(bytes);
+    const elements = await withHtmlBlocks(markdownToElements(normalizeText(decoded.text)), ctx);
     return {
       filetype: "text/markdown",
       pageCount: 1,
       pages: [],
-      elements: markdownToElements(normalizeText(decoded.text)),
+      elements,
       estimatedLayout: true,
       metadata: { encoding: decoded.encoding },
     };
   },
 };
+
+// HTML blocks holding a table (Markdown written by converters, including this
+// service's own `markdown`, carries tables as HTML) → their source, for the HTML handler.
+const HTML_BLOCKS = new WeakMap<DraftElement, string>();
+
+/**
+ * Replaces the placeholders of HTML tables by what the HTML handler finds in them
+ * (tables with their row/col spans). On any failure the placeholder (the block's text)
+ * stays.
+ */
+async function withHtmlBlocks(elements: DraftElement[], ctx: FormatContext): Promise<DraftElement[]> {
+  if (!elements.some((e) => HTML_BLOCKS.has(e))) return elements;
+  let html: FormatHandler;
+  try {
+    html = (await import("./html.js")).htmlFormat;
+  } catch {
+    return elements;
+  }
+  const out: DraftElement[] = [];
+  for (const el of elements) {
+    const source = HTML_BLOCKS.get(el);
+    if (source === undefined) {
+      out.push(el);
+      continue;
+    }
+    try {
+      // Plain HTML parsing (no page_range, no office geometry): the block is a fragment.
+      const draft = await html.parse(new TextEncoder().encode(source), { ...ctx, config: {}, pageRange: undefined } as FormatContext);
+      const found = draft.elements.filter((e) => e.type !== "PageBreak").map((e) => ({ ...e, page: 1 }));
+      out.push(...(found.length ? found : [el]));
+    } catch {
+      out.push(el);
+    }
+  }
+  return out;
+}
 
 const MATH_INFO = new Set(["math", "latex", "tex", "katex"]);
 
@@ -124,7 +162,10 @@ export function markdownToElements(source: string): DraftElement[] {
       case "html_block": {
         if (/^\s*<!--[\s\S]*-->\s*$/.test(t.content)) break;
         const text = t.content.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
-        if (text) out.push({ type: "NarrativeText", text, page: 1 });
+        if (!text) break;
+        const el: DraftElement = { type: "NarrativeText", text, page: 1 };
+        if (/<table[\s>]/i.test(t.content)) HTML_BLOCKS.set(el, t.content);
+        out.push(el);
         break;
       }
       default:

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { markdownToElements } from "../../../src/engine/formats/markdown.js";
+import { markdownFormat, markdownToElements } from "../../../src/engine/formats/markdown.js";
+import type { FormatContext } from "../../../src/engine/draft.js";
+import { ENGINE_LIMIT_DEFAULTS } from "../../../src/engine/limits.js";
+import { CAPABILITY_DEFAULTS } from "../../../src/wire/index.js";
 
 describe("markdownToElements", () => {
   it("maps every block type (English)", () => {
@@ -82,5 +85,24 @@ describe("markdownToElements", () => {
   it("keeps $$ inside code fences as code", () => {
     const els = markdownToElements("```\n$$\nnot math\n$$\n```");
     expect(els).toEqual([{ type: "CodeSnippet", text: "$$\nnot math\n$$", page: 1 }]);
+  });
+});
+
+describe("markdownFormat", () => {
+  const ctx = { config: {}, capabilities: { ...CAPABILITY_DEFAULTS }, parseMode: "auto", limits: { ...ENGINE_LIMIT_DEFAULTS } } as FormatContext;
+
+  it("reads HTML tables inside Markdown (as this service writes them) with their spans", async () => {
+    const md = "# 报表\n\n<table><thead><tr><th>项目</th><th>金额</th></tr></thead><tbody><tr><td colspan=\"2\">合计</td></tr></tbody></table>\n\nAfter.\n";
+    const draft = await markdownFormat.parse(new TextEncoder().encode(md), ctx);
+    expect(draft.elements.map((e) => e.type)).toEqual(["Title", "Table", "NarrativeText"]);
+    const table = draft.elements[1]!.table!;
+    expect(table).toMatchObject({ rows: 2, cols: 2 });
+    expect(table.cells.find((c) => c.row === 2)).toMatchObject({ text: "合计", colSpan: 2 });
+    expect(draft.elements[1]!.page).toBe(1);
+  });
+
+  it("keeps other HTML blocks as text", async () => {
+    const draft = await markdownFormat.parse(new TextEncoder().encode("<div>Some <b>html</b></div>\n"), ctx);
+    expect(draft.elements).toEqual([{ type: "NarrativeText", text: "Some html", page: 1 }]);
   });
 });
