@@ -129,6 +129,9 @@ export {
   CITATION_RETRIEVER_DEFAULTS,
   formatCitations,
   citationsToJson,
+  addCitationGeometry,
+  withCitationGeometry,
+  type CitedPassage,
   type Citation,
   type CitationQuote,
   type CitationRegion,
@@ -141,4 +144,4 @@ export {
   type DocParseLoaderOptions,
   type DocParseLoaderMode,
 } from "./langchain/index.js";
-export { startViewer, type Viewer, type ViewerOptions } from "./viewer/index.js";
+export { startViewer, VIEWER_DEFAULTS, type Viewer, type ViewerOptions } from "./viewer/index.js";
