@@ -101,7 +101,9 @@ export function readForm(req: IncomingMessage, options: ReadFormOptions): Promis
         void finish(new FormError(40302, `The file is larger than the limit of ${maxFileBytes} bytes`, true));
       }
     });
-    req.on("aborted", () => void finish(new FormError(40004, "The client closed the connection before the form was complete", true)));
+    const cut = () => void finish(new FormError(40004, "The client closed the connection before the form was complete", true));
+    req.on("aborted", cut);
+    req.on("error", cut);
 
     bb.on("field", (name, value, info) => {
       if (info.valueTruncated) failure ??= new FormError(40004, `The form field \`${name}\` is larger than ${maxFieldBytes} bytes`);

@@ -58,6 +58,12 @@ export interface ServerOptions {
   publicUrl?: string;
   /** Where uploads are spooled while they wait for a parse. @default os.tmpdir() */
   tempDir?: string;
+  /**
+   * Directory of the default LocalParser's asset store (stored sources, page images).
+   * Ignored when `parser` is given.
+   * @default the engine's default (`${os.tmpdir()}/docparse-rag-assets`)
+   */
+  assetDirectory?: string;
   /** TEST ONLY: injected failures, latency and dropped connections (see {@link FaultOptions}). @default none */
   faults?: FaultOptions;
   /** Log sink. @default silent */
@@ -88,6 +94,7 @@ export interface ResolvedServerOptions {
   requestTimeoutMs: number;
   publicUrl?: string;
   tempDir: string;
+  assetDirectory?: string;
   faults?: FaultOptions;
   logger: ServerLogger;
 }
@@ -168,5 +175,6 @@ export function resolveServerOptions(options: ServerOptions = {}): ResolvedServe
   if (options.parser) out.parser = options.parser;
   if (options.publicUrl) out.publicUrl = options.publicUrl.replace(/\/+$/, "");
   if (options.faults) out.faults = options.faults;
+  if (options.assetDirectory) out.assetDirectory = options.assetDirectory;
   return out;
 }

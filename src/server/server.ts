@@ -51,8 +51,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     faults: opts.faults ? new FaultInjector(opts.faults) : undefined,
     // The engine (and what it imports) loads on the first parse, keeping start-up light.
     parser: (): Promise<Parser> =>
-      (parser ??= import("../engine/local-parser.js").then(
-        ({ LocalParser }) => new LocalParser({ assetBaseUrl: `${ctx.publicUrl}/api/v1/${opts.products[0]}/assets` }),
+      (parser ??= Promise.all([import("../engine/local-parser.js"), import("../engine/disk-asset-store.js")]).then(
+        ([{ LocalParser }, { DiskAssetStore }]) =>
+          new LocalParser({
+            assetBaseUrl: `${ctx.publicUrl}/api/v1/${opts.products[0]}/assets`,
+            ...(opts.assetDirectory ? { assets: new DiskAssetStore({ directory: opts.assetDirectory }) } : {}),
+          }),
       )),
   });
   const server = createServer(

@@ -394,3 +394,32 @@ describe("the parser receives the upload", () => {
     }
   });
 });
+
+describe("shutdown", () => {
+  it("settles queued and running parses and leaves no upload behind", async () => {
+    const { tempDir } = await import("../support/system.js");
+    const { readdirSync } = await import("node:fs");
+    const spool = tempDir("docparse-spool-");
+    const parser = new GatedParser();
+    const svc = await startTestServer({ parser, concurrency: 1, tempDir: spool.path });
+    try {
+      const url = `${svc.url}/api/v1/docparse/parse/sync`;
+      const settle = (p: Promise<unknown>) => p.then(() => "answered", () => "closed");
+      const running = settle(call(url, { form: form({}, { name: "a.md", text: MD }) }));
+      const queued = settle(call(url, { form: form({}, { name: "b.md", text: MD }) }));
+      const job = await call(`${svc.url}/api/v1/docparse/parse/async`, { form: form({}, { name: "c.md", text: MD }) });
+      expect(job.code).toBe(200);
+      await eventually(() => parser.calls.length === 1 && readdirSync(spool.path).length === 3);
+      await svc.close(200);
+      expect(await running).toMatch(/answered|closed/);
+      expect(await queued).toMatch(/answered|closed/);
+      await eventually(() => readdirSync(spool.path).length <= 1);
+      parser.release();
+      await eventually(() => readdirSync(spool.path).length === 0);
+    } finally {
+      parser.release();
+      await svc.close();
+      spool.cleanup();
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { DocParseClient, type DocParseClientOptions } from "../../src/client/ind
 import type { ParsedDocument, ParseInput, ParseOptions, Parser } from "../../src/parser.js";
 import { startServer, type RunningServer, type ServerOptions } from "../../src/server/index.js";
 import { LOCAL_SCHEMA_VERSION } from "../../src/wire/index.js";
+import { tempDir } from "./system.js";
 
 /** Credentials the test service is started with. Long enough to be masked in messages. */
 export const CREDS = Object.freeze({ appId: "test-app-id-7f3a", secretCode: "test-secret-code-9c41e0" });
@@ -13,8 +14,17 @@ export const CREDS = Object.freeze({ appId: "test-app-id-7f3a", secretCode: "tes
  * 127.0.0.1 so `file_url` and webhooks can reach other test servers (the default
  * refuses loopback, as it should).
  */
-export function startTestServer(options: ServerOptions = {}): Promise<RunningServer> {
-  return startServer({ ...CREDS, allowedHosts: ["127.0.0.1"], env: {}, webhookBackoffMs: 10, ...options });
+export async function startTestServer(options: ServerOptions = {}): Promise<RunningServer> {
+  // Its own asset directory: other test files parse the same documents (same file ids).
+  const assets = tempDir("docparse-assets-");
+  const running = await startServer({ ...CREDS, allowedHosts: ["127.0.0.1"], env: {}, webhookBackoffMs: 10, assetDirectory: assets.path, ...options });
+  return {
+    ...running,
+    close: async (graceMs?: number) => {
+      await running.close(graceMs);
+      assets.cleanup();
+    },
+  };
 }
 
 /** A client for a test service: no rate limit, tiny backoff, quick polls. */
