@@ -25,12 +25,13 @@ import type { IngestSource } from "./source.js";
  */
 export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const started = performance.now();
-  const { sources, signal } = options;
+  const { sources } = options;
   if (sources === undefined || sources === null) throw invalidOption("`sources` is required");
   if (!options.store) throw invalidOption("`store` is required: a ChunkStore or a store URL such as pglite://./.docparse");
   const concurrency = resolveConcurrency(options.concurrency);
   const run = await prepareRun(options);
   const { pipeline, store, progress } = run;
+  const signal = pipeline.signal;
   const report = emptyReport();
   const finish = (outcome: DocumentOutcome) => {
     countOutcome(report, outcome);

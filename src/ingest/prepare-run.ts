@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { ChunkStore } from "../store/chunk-store.js";
 import { defaultChunker, defaultEmbeddings, defaultParser, openStoreUrl } from "./defaults.js";
 import { INGEST_DEFAULTS, nonNegative, positiveInteger, resolveConcurrency, type IngestOptions } from "./ingest-options.js";
@@ -40,6 +41,13 @@ export async function prepareRun(options: ProcessingOptions): Promise<PreparedRu
   const ownsStore = typeof options.store === "string";
   const store: ChunkStore = typeof options.store === "string" ? await openStoreUrl(options.store) : options.store;
   const progress = new ProgressTracker(options.onProgress);
+  // Every queued document listens on the signal (p-queue, waits, retries): follow the
+  // caller's signal through one listener and lift the listener limit on our own copy.
+  const internal = new AbortController();
+  setMaxListeners(0, internal.signal);
+  const follow = () => internal.abort(options.signal?.reason);
+  if (options.signal?.aborted) follow();
+  else options.signal?.addEventListener("abort", follow, { once: true });
   const pipeline = createPipeline({
     store,
     parser,
@@ -61,13 +69,14 @@ export async function prepareRun(options: ProcessingOptions): Promise<PreparedRu
     retry: { retries, delayMs: retryDelayMs },
     asyncJobs: options.asyncJobs ?? INGEST_DEFAULTS.asyncJobs,
     progress,
-    signal: options.signal,
+    signal: internal.signal,
   });
   return {
     pipeline,
     store,
     progress,
     close: async () => {
+      options.signal?.removeEventListener("abort", follow);
       if (ownsStore) await store.close();
     },
   };
