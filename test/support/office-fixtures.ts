@@ -187,6 +187,7 @@ export type SlideShape =
   | { kind: "body"; paragraphs: { text: string; level?: number }[]; x: number; y: number; cx: number; cy: number }
   | { kind: "table"; rows: FixtureCell[][]; x: number; y: number; cx: number; cy: number }
   | { kind: "picture"; png: Uint8Array; x: number; y: number; cx: number; cy: number; alt?: string }
+  | { kind: "group"; x: number; y: number; cx: number; cy: number; chX: number; chY: number; chCx: number; chCy: number; children: SlideShape[] }
   | { kind: "chart"; title: string; series: { name: string; categories: string[]; values: number[] }[]; x: number; y: number; cx: number; cy: number };
 
 /** One slide of a fixture PPTX. */
@@ -225,10 +226,11 @@ export async function buildPptx(slides: FixtureSlide[], size = { cx: 12192000, c
       `<Relationship Id="rIdL" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slideLayout" Target="../slideLayouts/slideLayout1.xml"/>`,
     ];
     let id = 2;
-    const shapes = slide.shapes
-      .map((s) => {
+    const renderShape = (s: SlideShape): string => {
         id++;
         switch (s.kind) {
+          case "group":
+            return `<p:grpSp><p:nvGrpSpPr><p:cNvPr id="${id}" name="Group ${id}"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm><a:off x="${s.x}" y="${s.y}"/><a:ext cx="${s.cx}" cy="${s.cy}"/><a:chOff x="${s.chX}" y="${s.chY}"/><a:chExt cx="${s.chCx}" cy="${s.chCy}"/></a:xfrm></p:grpSpPr>${s.children.map(renderShape).join("")}</p:grpSp>`;
           case "title":
             return `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="Title ${id}"/><p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr>${s.inheritFromLayout ? "" : spXfrm(s)}</p:spPr><p:txBody><a:bodyPr/><a:lstStyle/><a:p><a:r><a:rPr lang="en-US"/><a:t>${esc(s.text)}</a:t></a:r></a:p></p:txBody></p:sp>`;
           case "body":
@@ -298,8 +300,8 @@ export async function buildPptx(slides: FixtureSlide[], size = { cx: 12192000, c
             return `<p:pic><p:nvPicPr><p:cNvPr id="${id}" name="Picture ${id}" descr="${esc(s.alt ?? "")}"/><p:cNvPicPr/><p:nvPr/></p:nvPicPr><p:blipFill><a:blip r:embed="rIdP${id}"/><a:stretch><a:fillRect/></a:stretch></p:blipFill><p:spPr>${spXfrm(s)}<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr></p:pic>`;
           }
         }
-      })
-      .join("");
+    };
+    const shapes = slide.shapes.map(renderShape).join("");
     if (slide.notes) {
       rels.push(`<Relationship Id="rIdN" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/notesSlide" Target="../notesSlides/notesSlide${n}.xml"/>`);
       ct.push(`<Override PartName="/ppt/notesSlides/notesSlide${n}.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.notesSlide+xml"/>`);

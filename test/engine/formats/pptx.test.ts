@@ -38,6 +38,33 @@ describe("pptx: pages and geometry", () => {
     expect(title!.box!.y0).toBeCloseTo(365125 / 6858000, 4);
   });
 
+  it("maps shapes inside a group through the group's child coordinate space", async () => {
+    // The group shows child space (0,0)-(1000,1000) at (2 in, 1 in) with size 4 × 2 in.
+    const bytes = await buildPptx([
+      {
+        shapes: [
+          {
+            kind: "group",
+            x: 2 * EMU,
+            y: EMU,
+            cx: 4 * EMU,
+            cy: 2 * EMU,
+            chX: 0,
+            chY: 0,
+            chCx: 1000,
+            chCy: 1000,
+            children: [{ kind: "body", paragraphs: [{ text: "In a group" }], x: 500, y: 500, cx: 500, cy: 500 }],
+          },
+        ],
+      },
+    ]);
+    const [el] = (await pptxFormat.parse(bytes, formatContext())).elements;
+    expect(el!.text).toBe("In a group");
+    expect(el!.box!.x0).toBeCloseTo(4 / 13.333, 3); // 2 in + 0.5 × 4 in
+    expect(el!.box!.y0).toBeCloseTo(2 / 7.5, 3); // 1 in + 0.5 × 2 in
+    expect(el!.box!.x1).toBeCloseTo(6 / 13.333, 3);
+  });
+
   it("keeps bullet levels as list levels", async () => {
     const bytes = await buildPptx([
       {
