@@ -61,11 +61,13 @@ export function chunkDocumentWithReport(result: ParseResult, options: ChunkOptio
   const sections = new SectionIndex(nodes, tree, o.headingLevel);
   const runs = groupRuns(blocks, sections, o.strategy);
   const embed = new EmbedText(o);
-  const drafts = pack(runs, o, embed);
 
   const doc = documentInfo(result, o);
   const finder = new RegionFinder();
-  const chunks = drafts.map((d) => finishChunk(d, doc, nodes, finder));
+  const chunks: Chunk[] = [];
+  // Each chunk is finished as soon as it is drafted, so pieces and drafts die young
+  // (cheap for the garbage collector) instead of all living until the end.
+  pack(runs, o, embed, { push: (d) => chunks.push(finishChunk(d, doc, nodes, finder)) });
   const ids = uniqueIds(chunks.map((c) => c.id));
   chunks.forEach((c, i) => {
     c.id = ids[i]!;
@@ -105,10 +107,14 @@ function documentInfo(result: ParseResult, o: ResolvedChunkOptions): DocumentInf
  * when a second table or image would join it, at a split table piece, at a sub-heading
  * once it holds `minTokens` (hierarchy), and at every block (by_element).
  */
-function pack(runs: Run[], o: ResolvedChunkOptions, embed: EmbedText): DraftChunk[] {
+/** Where drafted chunks go. */
+interface DraftSink {
+  push(draft: DraftChunk): void;
+}
+
+function pack(runs: Run[], o: ResolvedChunkOptions, embed: EmbedText, drafts: DraftSink): void {
   const settings: PieceSettings = { tokenizer: o.tokenizer, overlapTokens: o.overlapTokens, tableFormat: o.tableFormat };
   const budgetOf = (p: { tokens: number }) => Math.max(1, o.maxTokens - p.tokens - BOUNDARY_MARGIN);
-  const drafts: DraftChunk[] = [];
   let carry: Piece[] = [];
 
   for (let r = 0; r < runs.length; r++) {
@@ -156,7 +162,6 @@ function pack(runs: Run[], o: ResolvedChunkOptions, embed: EmbedText): DraftChun
     flush();
   }
   if (carry.length > 0) emit(carry, drafts, o, embed, settings);
-  return drafts;
 }
 
 /**
@@ -164,7 +169,7 @@ function pack(runs: Run[], o: ResolvedChunkOptions, embed: EmbedText): DraftChun
  * pieces move to a chunk of their own, and a lone text piece is cut again with a budget
  * reduced by the excess. Only what cannot be cut stays over, flagged `oversized`.
  */
-function emit(pieces: Piece[], drafts: DraftChunk[], o: ResolvedChunkOptions, embed: EmbedText, s: PieceSettings): void {
+function emit(pieces: Piece[], drafts: DraftSink, o: ResolvedChunkOptions, embed: EmbedText, s: PieceSettings): void {
   const draft = draftChunk(pieces, embed, o.tokenizer);
   if (draft.tokens <= o.maxTokens) {
     drafts.push(draft);
