@@ -151,6 +151,7 @@ function walk(node: P5Node, scope: Scope, st: State): void {
       if (text) {
         const demoted = scope.demote !== undefined || scope.listLevel !== undefined;
         const el: DraftElement = demoted ? { type: demotedType(scope), text, page: 1 } : { type: "Title", text, page: 1, headingLevel: Number(tag[1]) };
+        if (el.type === "ListItem") el.listLevel = scope.listLevel ?? 0;
         st.elements.push(el);
       }
       continue;

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DocParseError } from "../../../src/errors.js";
 import { docxFormat } from "../../../src/engine/formats/docx.js";
 import { legacyFormat } from "../../../src/engine/formats/legacy.js";
+import { xlsxFormat } from "../../../src/engine/formats/xlsx.js";
 import { convertWithLibreOffice, resetSofficeCache } from "../../../src/engine/formats/office/libreoffice.js";
 import { buildPptx, formatContext } from "../../support/office-fixtures.js";
 import { missing } from "../../support/system.js";
@@ -45,6 +46,18 @@ describe.skipIf(missing("soffice"))("LibreOffice ground truth", { timeout: 180_0
     const doc = await docxFormat.parse(docx, formatContext());
     expect(outline(doc.elements)).toEqual(EXPECTED_OUTLINE);
     expect(doc.elements.find((e) => e.type === "Table")!.table).toEqual(EXPECTED_TABLE);
+  });
+
+  it("parses an XLSX that LibreOffice Calc wrote from our HTML table with the exact spans", async () => {
+    const table = HTML.slice(HTML.indexOf("<table"), HTML.indexOf("</table>") + 8);
+    const xlsx = await convertWithLibreOffice(enc(`<html><head><meta charset="utf-8"></head><body>${table}</body></html>`), {
+      fromExt: "html",
+      to: "xlsx:Calc MS Excel 2007 XML",
+      infilter: "HTML (StarCalc)",
+    });
+    const doc = await xlsxFormat.parse(xlsx, formatContext());
+    expect(doc.elements.map((e) => e.type)).toEqual(["Title", "Table"]);
+    expect(doc.elements[1]!.table).toEqual(EXPECTED_TABLE);
   });
 
   it("converts a legacy .doc and parses it like DOCX, keeping the source media type", async () => {
