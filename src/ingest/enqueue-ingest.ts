@@ -22,6 +22,7 @@ export interface EnqueueIngestOptions {
   root?: string;
   include?: string | string[];
   exclude?: string | string[];
+  /** How URL sources are read: `mode` travels with each job; size and time limits are the workers' own. */
   downloadLimits?: DownloadLimits;
   /** Attempts per job for retryable failures. @default 3 */
   attempts?: number;
@@ -125,7 +126,7 @@ export async function enqueueIngest(options: EnqueueIngestOptions): Promise<Enqu
     };
     outer: for await (const source of topLevelSources(options.sources)) {
       try {
-        for await (const doc of resolveSource(source, { root: options.root, include: options.include, exclude: options.exclude })) {
+        for await (const doc of resolveSource(source, { root: options.root, include: options.include, exclude: options.exclude, downloadLimits: options.downloadLimits })) {
           if (signal?.aborted) break outer;
           if (seen.has(doc.sourceId)) continue;
           seen.add(doc.sourceId);

@@ -1,7 +1,15 @@
 import { DocParseError, LocalErrorCode } from "../errors.js";
 
-/** Limits for downloading URL sources. */
+/** How URL sources are read. */
 export interface DownloadLimits {
+  /**
+   * `"download"`: fetch the bytes here (within the limits below) and hash them, so an
+   * unchanged page is skipped. `"parser"`: hand `{ url }` to the parser (the service's
+   * `file_url`) and identify the content by the URL and its HEAD validators (ETag,
+   * Last-Modified, Content-Length); a URL without validators counts as unchanged once
+   * stored. @default "download"
+   */
+  mode?: "download" | "parser";
   /** Largest body accepted. @default 500 MiB (the service's own file limit) */
   maxBytes?: number;
   /** Time limit for the whole download. @default 60_000 */
@@ -47,4 +55,20 @@ export async function downloadUrl(url: string, limits: DownloadLimits = {}, sign
 
 function tooLarge(url: string, maxBytes: number): DocParseError {
   return new DocParseError(LocalErrorCode.LimitExceeded, `${url} is larger than ${maxBytes} bytes (downloadLimits.maxBytes)`);
+}
+
+/**
+ * What identifies a URL's content without downloading it: the URL plus the validators of
+ * a HEAD response. A failed HEAD leaves the URL alone (the parser will report the error).
+ */
+export async function urlValidators(url: string, timeoutMs = 10_000, signal?: AbortSignal): Promise<string> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await fetch(url, { method: "HEAD", redirect: "follow", signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    if (!response.ok) return url;
+    const h = response.headers;
+    return [url, h.get("etag") ?? "", h.get("last-modified") ?? "", h.get("content-length") ?? ""].join("\n");
+  } catch {
+    return url;
+  }
 }

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { invalidOption } from "../errors.js";
 import { hashFile, sha256 } from "./content-hash.js";
-import { downloadUrl, type DownloadLimits } from "./fetch-url.js";
+import { downloadUrl, urlValidators, type DownloadLimits } from "./fetch-url.js";
 import type { IngestSource, IngestSources, SourceDocument, SourceRef } from "./source.js";
 import { walkDirectory, type WalkOptions } from "./walk-directory.js";
 
@@ -102,11 +102,15 @@ export function fileDocument(path: string, sourceId: string): SourceDocument {
 /** A document downloaded from a URL (hashed on its bytes, so an unchanged page is skipped). */
 export function urlDocument(url: string, sourceId?: string, filename?: string, limits?: DownloadLimits): SourceDocument {
   const name = filename ?? (decodeURIComponent(new URL(url).pathname.split("/").filter(Boolean).at(-1) ?? "") || "index.html");
+  const byParser = limits?.mode === "parser";
   return {
     sourceId: sourceId ?? url,
     filename: name,
-    ref: { kind: "url", url },
+    ref: byParser ? { kind: "url", url, byParser } : { kind: "url", url },
     async load(signal) {
+      if (byParser) {
+        return { contentHash: sha256(await urlValidators(url, limits?.timeoutMs, signal)), input: { url }, size: 0, url };
+      }
       const bytes = await downloadUrl(url, limits, signal);
       return { contentHash: sha256(bytes), input: bytes, size: bytes.length, url };
     },
@@ -134,7 +138,7 @@ export function documentFromRef(ref: SourceRef, sourceId: string, filename: stri
     case "file":
       return { ...fileDocument(ref.path, sourceId), filename };
     case "url":
-      return urlDocument(ref.url, sourceId, filename, limits);
+      return urlDocument(ref.url, sourceId, filename, ref.byParser ? { ...limits, mode: "parser" } : { ...limits, mode: "download" });
     case "bytes":
       return bytesDocument(Buffer.from(ref.base64, "base64"), sourceId, filename);
   }

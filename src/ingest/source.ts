@@ -44,7 +44,7 @@ export type IngestSources = IngestSource | Iterable<IngestSource> | AsyncIterabl
  */
 export type SourceRef =
   | { kind: "file"; path: string }
-  | { kind: "url"; url: string }
+  | { kind: "url"; url: string; byParser?: boolean }
   | { kind: "bytes"; base64: string };
 
 /** One resolved document, ready for the pipeline. Nothing is read until asked. */

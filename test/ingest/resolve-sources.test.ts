@@ -48,10 +48,18 @@ describe("URL sources", () => {
   let server: Server;
   let base: string;
   let body = "# Page\n\nFirst version.";
+  let etag = '"v1"';
   let hits = 0;
+  const methods: string[] = [];
   beforeAll(async () => {
     server = createServer((req, res) => {
       hits++;
+      methods.push(`${req.method} ${req.url}`);
+      if (req.url === "/tagged.md") {
+        res.writeHead(200, { "content-type": "text/markdown", etag });
+        res.end(req.method === "HEAD" ? undefined : body);
+        return;
+      }
       if (req.url === "/big.txt") {
         res.writeHead(200, { "content-type": "text/plain" });
         res.end("x".repeat(5000));
@@ -82,6 +90,21 @@ describe("URL sources", () => {
     body = "# Page\n\nSecond version.";
     expect(await run(store, new URL(`${base}/guide/page.md`))).toMatchObject({ updated: 1 });
     expect((await store.getByIds(await store.idsBySource(`${base}/guide/page.md`))).map((c) => c.text)).toEqual(["Page", "Second version."]);
+  });
+
+  it("downloadLimits.mode \"parser\" hands { url } to the parser and tells changes by the HEAD validators", async () => {
+    const store = new FakeStore();
+    const url = `${base}/tagged.md`;
+    const byParser = (s: FakeStore) =>
+      ingest({ sources: url, store: s, parser: new FakeParser(), chunker: fakeChunker, embeddings: new HashEmbeddings({ dimensions: 8 }), downloadLimits: { mode: "parser" } });
+    methods.length = 0;
+    expect(await byParser(store)).toMatchObject({ added: 1 });
+    expect(methods).toEqual(["HEAD /tagged.md", "GET /tagged.md"]);
+    methods.length = 0;
+    expect(await byParser(store)).toMatchObject({ unchanged: 1 });
+    expect(methods).toEqual(["HEAD /tagged.md"]);
+    etag = '"v2"';
+    expect(await byParser(store)).toMatchObject({ updated: 1 });
   });
 
   it("reports a download over downloadLimits.maxBytes and an HTTP error at stage source", async () => {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { invalidOption } from "../../errors.js";
 import { enqueueIngest, ingest, type IngestReport } from "../../ingest/index.js";
 import type { CliIo } from "../cli-io.js";
 import { storeUrl } from "../defaults.js";
@@ -21,6 +22,7 @@ interface IngestCliOptions {
   asyncJobs?: boolean;
   maxTokens?: number;
   config?: Record<string, unknown>;
+  urlMode?: string;
 }
 
 /** `docparse-rag ingest <paths...>`: in process, or onto a BullMQ queue with `--queue`. */
@@ -42,6 +44,7 @@ export function ingestCommand(program: Command, io: CliIo, setExit: (code: numbe
     .option("--async-jobs", "parse through resumable async jobs (remote parser)")
     .option("--max-tokens <n>", "most tokens per chunk (default 512)", intOption(16))
     .option("--config <json>", "parse config as on the wire", jsonOption)
+    .option("--url-mode <mode>", "download (fetch and hash URLs here) | parser (pass them to the parser as file_url)")
     .action(async (paths: string[], opts: IngestCliOptions) => {
       const controller = new AbortController();
       let interrupts = 0;
@@ -54,6 +57,9 @@ export function ingestCommand(program: Command, io: CliIo, setExit: (code: numbe
           process.exit(EXIT.interrupted);
         }
       });
+      if (opts.urlMode !== undefined && opts.urlMode !== "download" && opts.urlMode !== "parser") {
+        throw invalidOption(`--url-mode must be download or parser, got ${JSON.stringify(opts.urlMode)}`);
+      }
       const reporter = await createReporter(io, Boolean(opts.json));
       const common = {
         sources: paths,
@@ -61,6 +67,7 @@ export function ingestCommand(program: Command, io: CliIo, setExit: (code: numbe
         ...(opts.include ? { include: opts.include } : {}),
         ...(opts.exclude ? { exclude: opts.exclude } : {}),
         ...(opts.deleteMissing ? { deleteMissing: true } : {}),
+        ...(opts.urlMode ? { downloadLimits: { mode: opts.urlMode as "download" | "parser" } } : {}),
         onProgress: reporter.onProgress,
         onDocument: reporter.onDocument,
         signal: controller.signal,

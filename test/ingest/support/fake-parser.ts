@@ -70,7 +70,8 @@ export function textResult(text: string, filename: string): ParsedDocument {
 async function readText(input: ParseInput): Promise<string> {
   if (typeof input === "string") return readFile(input, "utf8");
   if (input instanceof Uint8Array) return Buffer.from(input).toString("utf8");
-  throw new DocParseError(LocalErrorCode.InvalidOption, "FakeParser reads paths and bytes only");
+  if (typeof input === "object" && input !== null && "url" in input) return (await fetch(input.url)).text();
+  throw new DocParseError(LocalErrorCode.InvalidOption, "FakeParser reads paths, bytes and { url } only");
 }
 
 function delay(ms: number, signal?: AbortSignal): Promise<void> {
