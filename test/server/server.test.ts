@@ -223,12 +223,12 @@ describe("async jobs", () => {
   it("are kept resultTtlMs after they finish, then forgotten", async () => {
     const parser = new GatedParser();
     parser.release();
-    const svc = await startTestServer({ parser, resultTtlMs: 150 });
+    const svc = await startTestServer({ parser, resultTtlMs: 1_000 });
     try {
       const base = `${svc.url}/api/v1/docparse/parse/async`;
       const id = (await call(base, { form: form({}, { name: "a.md", text: MD }) })).data!.job_id as string;
       await eventually(async () => (await call(`${base}/${id}`)).data?.status === "completed");
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, 1_100));
       expect((await call(`${base}/${id}`)).code).toBe(40004);
     } finally {
       await svc.close();
