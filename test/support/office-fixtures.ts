@@ -456,3 +456,37 @@ export function pngHeader(width: number, height: number): Uint8Array {
   b.writeUInt32BE(crc32(b.subarray(12, 29)), 29);
   return new Uint8Array(b);
 }
+
+/** Renders text and encodes it as a 24-bit bottom-up BMP with a resolution. */
+export async function renderTextBmp(lines: string[], dpi = 150): Promise<Uint8Array> {
+  const { createCanvas, loadImage } = await import("@napi-rs/canvas");
+  const img = await loadImage(Buffer.from(await renderTextImage(lines)));
+  const canvas = createCanvas(img.width, img.height);
+  const g = canvas.getContext("2d");
+  g.drawImage(img, 0, 0);
+  const { data, width, height } = g.getImageData(0, 0, img.width, img.height);
+  const rowSize = Math.ceil((width * 3) / 4) * 4;
+  const buf = Buffer.alloc(54 + rowSize * height);
+  buf.write("BM", 0, "ascii");
+  buf.writeUInt32LE(buf.length, 2);
+  buf.writeUInt32LE(54, 10);
+  buf.writeUInt32LE(40, 14);
+  buf.writeInt32LE(width, 18);
+  buf.writeInt32LE(height, 22);
+  buf.writeUInt16LE(1, 26);
+  buf.writeUInt16LE(24, 28);
+  buf.writeUInt32LE(rowSize * height, 34);
+  const ppm = Math.round(dpi / 0.0254);
+  buf.writeInt32LE(ppm, 38);
+  buf.writeInt32LE(ppm, 42);
+  for (let y = 0; y < height; y++) {
+    const row = 54 + (height - 1 - y) * rowSize;
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      buf[row + x * 3] = data[i + 2]!;
+      buf[row + x * 3 + 1] = data[i + 1]!;
+      buf[row + x * 3 + 2] = data[i]!;
+    }
+  }
+  return new Uint8Array(buf);
+}

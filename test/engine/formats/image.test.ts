@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DocParseError } from "../../../src/errors.js";
 import { imageFormat } from "../../../src/engine/formats/image.js";
 import { terminateOcr } from "../../../src/engine/ocr.js";
-import { charAccuracy, formatContext, pngHeader, renderTextImage, renderTextTiff, withPngDpi } from "../../support/office-fixtures.js";
+import { charAccuracy, formatContext, pngHeader, renderTextBmp, renderTextImage, renderTextTiff, withPngDpi } from "../../support/office-fixtures.js";
 
 afterAll(() => terminateOcr());
 const codeOf = (e: unknown) => (DocParseError.isInstance(e) ? e.code : e);
@@ -56,6 +56,13 @@ describe("image: OCR page", () => {
     expect(doc.pages[0]!.dpi).toBe(200);
     expect(doc.filetype).toBe("image/tiff");
     expect(doc.elements.map((e) => e.text).join(" ")).toBe("Scanned TIFF page");
+  });
+
+  it("reads BMP and WebP, with the BMP's resolution", async () => {
+    const bmp = await imageFormat.parse(await renderTextBmp(["Bitmap text"], 150), formatContext());
+    expect([bmp.filetype, bmp.pages[0]!.dpi, bmp.elements.map((e) => e.text).join(" ")]).toEqual(["image/bmp", 150, "Bitmap text"]);
+    const webp = await imageFormat.parse(await renderTextImage(["WebP text"], { format: "webp" }), formatContext());
+    expect([webp.filetype, webp.pages[0]!.dpi, webp.elements.map((e) => e.text).join(" ")]).toEqual(["image/webp", 72, "WebP text"]);
   });
 
   it("renders its page image as PNG", async () => {
