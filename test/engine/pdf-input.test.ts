@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DocParseError } from "../../src/errors.js";
 import { pdfFormat } from "../../src/engine/formats/pdf.js";
@@ -230,5 +231,37 @@ describe("pdf: hostile content", () => {
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(parsed.elements.map((e) => e.text)).toContain("Text beside a giant image");
     for (const img of ofType(parsed, "Image")) expect(img.image?.bytes).toBeUndefined();
+  });
+});
+
+// A real pdfTeX document (hyperref outline, Type 1 fonts) from Debian's shared-mime-info
+// package; machines without it skip, since the file is not ours to ship.
+const TEX_PDF = "/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf";
+
+describe.skipIf(!existsSync(TEX_PDF) || missing("pdftotext"))("pdf: a real LaTeX document", () => {
+  it("finds outline headings, running headers, page numbers and lists, and covers poppler's words", async () => {
+    const bytes = new Uint8Array(readFileSync(TEX_PDF));
+    const doc = await parsePdf(bytes, { pageRange: "1-6" });
+    const titles = ofType(doc, "Title").map((e) => [e.text, e.headingLevel]);
+    expect(titles).toContainEqual(["1. Introduction", 1]);
+    expect(titles).toContainEqual(["1.1. Version", 2]);
+    expect(titles).toContainEqual(["2. Unified system", 1]);
+    for (let n = 2; n <= 6; n++) {
+      const on = doc.elements.filter((e) => e.page === n);
+      expect(on.find((e) => e.type === "Header")?.text).toBe("Shared MIME-info Database");
+      expect(on.find((e) => e.type === "PageNumber")?.text).toBe(String(n));
+    }
+    expect(ofType(doc, "ListItem").length).toBeGreaterThan(10);
+    // Bullets drawn in a TeX math font are not inline formulas.
+    expect(doc.elements.some((e) => e.objects?.some((o) => o.text === "\u2022"))).toBe(false);
+    const oracle = await popplerWords(bytes);
+    const missed = oracle.words
+      .filter((w) => w.page <= 6)
+      .filter((w) => {
+        const size = oracle.pages[w.page - 1]!;
+        const box = { x0: w.x0 / size.width, y0: w.y0 / size.height, x1: w.x1 / size.width, y1: w.y1 / size.height };
+        return !doc.elements.some((e) => e.page === w.page && e.box && boxContains(e.box, box, 0.01) && e.text.includes(w.text));
+      });
+    expect(missed.map((w) => w.text)).toEqual([]);
   });
 });

@@ -112,5 +112,8 @@ export function inlineFormulas(b: Block): InlineSpan[] {
     }
   }
   if (cur) out.push(cur);
-  return out;
+  // Math fonts also draw bullets, © and the like: keep spans that look like math.
+  return out.filter((o) => MATHY.test(o.text) && !(o.start === 0 && b.kind === "list" && o.text.length <= 2));
 }
+
+const MATHY = /[\p{L}\p{N}=+<>\u2190-\u21ff\u2200-\u22ff^_]/u;

@@ -96,7 +96,8 @@ function markRunning(pages: readonly PageLayout[], share: number): void {
       set.add(p.number);
     }
   }
-  const minPages = pages.length <= 2 ? 2 : Math.max(2, Math.ceil(pages.length * 0.4));
+  // Running text repeats on 40 % of pages, or on 3 (chapter headers change by chapter).
+  const minPages = pages.length <= 2 ? 2 : Math.max(2, Math.min(3, Math.ceil(pages.length * 0.4)));
   for (const p of pages) {
     for (const b of p.blocks) {
       if (b.kind === "table" || b.kind === "image") continue;
@@ -105,6 +106,26 @@ function markRunning(pages: readonly PageLayout[], share: number): void {
       const text = b.text.trim();
       if (PAGE_NUMBER.test(text)) b.kind = "page-number";
       else if ((counts.get(`${z}|${normalise(text)}`)?.size ?? 0) >= minPages) b.kind = z === "top" ? "header" : "footer";
+    }
+  }
+  // Running text whose wording changes (chapter titles in headers) still sits where the
+  // confirmed running text sits, in the same size: same slot on 3+ pages → same kind.
+  const slot = (b: Block): string => `${Math.round(b.y0)}|${Math.round(b.fontSize * 2)}`;
+  const slots = new Map<string, { kind: BlockKind; pages: Set<number> }>();
+  for (const p of pages) {
+    for (const b of p.blocks) {
+      if (b.kind !== "header" && b.kind !== "footer") continue;
+      const key = slot(b);
+      let entry = slots.get(key);
+      if (!entry) slots.set(key, (entry = { kind: b.kind, pages: new Set() }));
+      entry.pages.add(p.number);
+    }
+  }
+  for (const p of pages) {
+    for (const b of p.blocks) {
+      if (b.kind !== "text" || !zone(p, b)) continue;
+      const entry = slots.get(slot(b));
+      if (entry && entry.pages.size >= 3) b.kind = entry.kind;
     }
   }
 }

@@ -44,7 +44,9 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
         // Same text drawn twice at (almost) the same spot: fake bold, or a shadow.
         if (r.text === prev.text && Math.abs(r.x0 - prev.x0) < 0.2 * r.fontSize && Math.abs(r.y0 - prev.y0) < 0.2 * r.fontSize) continue;
         const em = Math.max(r.fontSize, prev.fontSize);
-        if (r.x0 - segRight(seg) > splitGapEm * em) {
+        // Code aligns with runs of spaces: monospace text is cut only at a wide gap.
+        const gapEm = r.mono && prev.mono ? Math.max(splitGapEm, 6) : splitGapEm;
+        if (r.x0 - segRight(seg) > gapEm * em) {
           lines.push(makeLine(seg));
           seg = [];
         }
