@@ -138,9 +138,20 @@ function colName(c: number): string {
   return s;
 }
 
+/**
+ * Built-in formats 14 and 22 mean "the system's short date (and time)", which differs by
+ * locale (3/15/2024, 2024/3/15, 15.03.2024); exceljs substitutes US patterns for them
+ * (and a broken one for 22). They are shown as ISO dates, which read the same everywhere.
+ */
+const LOCALE_DATE_FORMATS: Record<string, string> = {
+  "mm-dd-yy": "yyyy-mm-dd",
+  'm/d/yy "h":mm': "yyyy-mm-dd hh:mm",
+};
+
 /** The text Excel shows in a cell. */
 export function displayText(cell: ExcelCell): string {
-  return valueText(cell.value, cell.numFmt).trim();
+  const fmt = cell.numFmt;
+  return valueText(cell.value, fmt ? (LOCALE_DATE_FORMATS[fmt] ?? fmt) : fmt).trim();
 }
 
 function valueText(v: unknown, numFmt: string | undefined): string {

@@ -57,12 +57,16 @@ describe("xlsx: cells", () => {
       const r2 = ws.addRow(["Rich", new Date(Date.UTC(2024, 0, 5, 14, 30)), 0.5, 3, false, { text: "link", hyperlink: "http://x.test" }]);
       r2.getCell(1).value = { richText: [{ text: "Ri" }, { text: "ch", font: { bold: true } }] };
       r2.getCell(2).numFmt = "d-mmm-yy h:mm";
+      // Built-in id 14 (the locale's short date), as exceljs names it.
+      const r3 = ws.addRow(["Locale date", new Date(Date.UTC(2024, 11, 31))]);
+      r3.getCell(2).numFmt = "mm-dd-yy";
     });
     const doc = await xlsxFormat.parse(bytes, formatContext());
     const cells = doc.elements[1]!.table!.cells;
     const at = (r: number, c: number) => cells.find((x) => x.row === r && x.col === c)?.text;
     expect([2, 3, 4, 5, 6].map((c) => at(2, c))).toEqual(["2024-03-15", "1,234.50", "25.6%", "TRUE", "$2,469"]);
     expect([1, 2, 3, 4, 5, 6].map((c) => at(3, c))).toEqual(["Rich", "5-Jan-24 14:30", "0.5", "3", "FALSE", "link"]);
+    expect(at(4, 2)).toBe("2024-12-31");
   });
 
   it("turns merged ranges into spans, not repeated values, with the exact grid", async () => {
