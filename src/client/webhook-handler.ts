@@ -33,7 +33,11 @@ export interface WebhookHandlerOptions {
   bodyTimeoutMs?: number;
 }
 
-/** A Node `(req, res)` handler, usable with `http.createServer` or Express. */
+/**
+ * A Node `(req, res)` handler, usable with `http.createServer` or Express. Under Express,
+ * mount it before any JSON body parser, or after `express.raw({ type: "application/json" })`
+ * (the signature is over the raw bytes).
+ */
 export interface WebhookHandler {
   (req: IncomingMessage, res: ServerResponse): void;
   /** Resolves when every accepted callback has been handled (for tests and shutdown). */
@@ -48,6 +52,13 @@ function reply(res: ServerResponse, status: number, body: Record<string, unknown
 }
 
 function readBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Buffer | "too_large" | "timeout"> {
+  // Behind a framework whose raw-body middleware already read the stream
+  // (e.g. `express.raw({ type: "application/json" })`), take its Buffer.
+  const consumed = (req as IncomingMessage & { body?: unknown }).body;
+  if (req.readableEnded && (Buffer.isBuffer(consumed) || typeof consumed === "string")) {
+    const raw = Buffer.isBuffer(consumed) ? consumed : Buffer.from(consumed);
+    return Promise.resolve(raw.length > maxBytes ? "too_large" : raw);
+  }
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"]);
     if (Number.isFinite(declared) && declared > maxBytes) return resolve("too_large");

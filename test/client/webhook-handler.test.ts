@@ -119,3 +119,32 @@ describe("createWebhookHandler", () => {
     expect(completed).toEqual(["j5"]);
   });
 });
+
+describe("createWebhookHandler behind a raw-body middleware", () => {
+  it("uses the Buffer the middleware already read", async () => {
+    const jobs = new FakeJobs();
+    jobs.statuses.set("j6", { job_id: "j6", status: "completed", result_url: "http://x.test/r" });
+    const completed: string[] = [];
+    const handler = createWebhookHandler({ client: jobs, secret: "s3cret", onCompleted: (_r, j) => void completed.push(j.job_id) });
+    const body = JSON.stringify({ job_id: "j6", status: "completed" });
+    server = createServer((req, res) => {
+      // What express.raw() leaves behind: the stream consumed, the bytes on req.body.
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        (req as typeof req & { body: Buffer }).body = Buffer.concat(chunks);
+        handler(req, res);
+      });
+    });
+    await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
+    const res = await request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", "x-docparse-signature": signWebhookBody("s3cret", body) },
+    });
+    expect(res.statusCode).toBe(200);
+    await res.body.dump();
+    await handler.idle();
+    expect(completed).toEqual(["j6"]);
+  });
+});
