@@ -63,6 +63,26 @@ describe("pdf: pages", () => {
   });
 });
 
+describe("pdf: sideways text", () => {
+  it.skipIf(missing("pdftotext"))("reads text printed at 90° on an upright page in its own frame", async () => {
+    // Lines run bottom to top; successive lines move right (a landscape table printed on portrait).
+    const lines = ["Sideways report title", "first line of sideways text", "second line of sideways text"];
+    const texts: TextSpec[] = lines.map((text, i) => ({ text, x: [100, 124, 138][i]!, y: 700, size: i === 0 ? 16 : 11, rotate: 90, ...(i === 0 ? { font: "bold" as const } : {}) }));
+    const bytes = await buildPdf([{ texts }]);
+    const doc = await parsePdf(bytes);
+    expect(doc.elements.map((e) => [e.type, e.text])).toEqual([
+      ["Title", "Sideways report title"],
+      ["NarrativeText", "first line of sideways text second line of sideways text"],
+    ]);
+    expect(doc.pages[0]).toMatchObject({ width: 1224, height: 1584, angle: 0 });
+    const oracle = await popplerWords(bytes);
+    for (const w of oracle.words) {
+      const box = { x0: w.x0 / 612, y0: w.y0 / H, x1: w.x1 / 612, y1: w.y1 / H };
+      expect(doc.elements.some((e) => boxContains(e.box!, box) && e.text.includes(w.text)), w.text).toBe(true);
+    }
+  });
+});
+
 describe("pdf: reading order", () => {
   it.skipIf(missing("pdftotext"))("reads a two-column page column by column, title first", async () => {
     const page = twoColumnPage();
