@@ -30,7 +30,8 @@ export async function executeParse(parser: Parser, req: ParseRequest, options: E
   let filename: string | undefined;
   if (req.source.kind === "file") {
     input = req.source.path;
-    filename = req.source.filename || undefined;
+    // Without a client filename the temp file's random name must not reach the result.
+    filename = req.source.filename || "document";
   } else {
     try {
       const fetched = await fetchBounded(req.source.url, {
