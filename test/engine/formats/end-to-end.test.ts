@@ -80,6 +80,19 @@ describe("LocalParser with office, HTML and image formats", () => {
     expect(r.elements[0]!.char_details?.length).toBeGreaterThan(10);
   });
 
+  it("wrong extensions do not matter: an XLSX named .docx is a workbook, a zip of other things is 40303", async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet("Real").addRow(["sheet"]);
+    const r = await parser.parse(new Uint8Array(await wb.xlsx.writeBuffer()), { filename: "misnamed.docx" });
+    expect(r.metadata?.filetype).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    expect(r.elements[0]!.text).toBe("Real");
+    const JSZip = (await import("jszip")).default;
+    const zip = new JSZip();
+    zip.file("notes.txt", "not an office file");
+    const err = await parser.parse(await zip.generateAsync({ type: "uint8array" }), { filename: "fake.docx" }).catch((e: unknown) => e);
+    expect(DocParseError.isInstance(err) && err.code).toBe(40303);
+  });
+
   it("a zip bomb named .docx is refused with 40422", async () => {
     const JSZip = (await import("jszip")).default;
     const zip = new JSZip();
