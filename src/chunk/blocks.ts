@@ -3,7 +3,7 @@ import { continuationJoiner, continuationRoots } from "./continuations.js";
 import { renderText, type RenderedText } from "./inline-objects.js";
 import type { DocNode } from "./nodes.js";
 import type { ChunkWarning } from "./options.js";
-import { appendTable, tableModel, type TableModel } from "./tables.js";
+import { appendTable, tableModel, type TableModel } from "./table-model.js";
 
 /** One element's stretch of a block's text. */
 export interface BlockPart {

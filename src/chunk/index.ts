@@ -20,5 +20,5 @@ export {
   type Tokenizer,
   type TokenizerName,
 } from "./tokenizer.js";
-export { detectTableText, type TableTextFormat } from "./tables.js";
+export { detectTableText, type TableTextFormat } from "./table-model.js";
 export { splitTextRanges, DEFAULT_SEPARATORS, type Separator, type SplitTextOptions, type TextRange } from "./split-text.js";

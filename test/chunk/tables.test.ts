@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkDocument } from "../../src/chunk/chunk-document.js";
 import { toNodes } from "../../src/chunk/nodes.js";
-import { appendTable, detectTableText, renderTable, rowBoundaries, rowLine, splitTable, tableModel } from "../../src/chunk/tables.js";
+import { renderTable, rowBoundaries, splitTable, tableModel } from "../../src/chunk/tables.js";
 import { approximateTokenizer, cl100kTokenizer } from "../../src/chunk/tokenizer.js";
 import type { Element, TableCell } from "../../src/wire/index.js";
 import { box, el, result } from "./support/elements.js";
@@ -9,16 +9,6 @@ import { box, el, result } from "./support/elements.js";
 const noWarn = () => {};
 const model = (element: Element) => tableModel(toNodes([element], noWarn)[0]!, noWarn);
 const cell = (row: number, col: number, text: string, extra: Partial<TableCell> = {}): TableCell => ({ row, col, text, ...extra });
-
-describe("detectTableText", () => {
-  it("tells HTML, Markdown and plain text apart", () => {
-    expect(detectTableText("<table><tr><td>a</td></tr></table>")).toBe("html");
-    expect(detectTableText("<TR><TD>a</TD></TR>")).toBe("html");
-    expect(detectTableText("| a | b |\n|---|:---:|\n| 1 | 2 |")).toBe("markdown");
-    expect(detectTableText("a b\n1 2")).toBe("plain");
-    expect(detectTableText("x - y\n--- is not a separator without pipes")).toBe("plain");
-  });
-});
 
 describe("tableModel from table_structure", () => {
   const spans = el("Table", "Name Value\nalpha 1\n2", {
@@ -81,29 +71,6 @@ describe("tableModel from table_structure", () => {
   });
 });
 
-describe("tableModel from text", () => {
-  it("parses HTML with thead, th, spans and entities", () => {
-    const m = model(el("Table", '<table><thead><tr><th colspan="2">Q&amp;A</th></tr></thead><tbody><tr><td>问</td><td>答</td></tr></tbody></table>'));
-    expect(m.kind).toBe("grid");
-    expect(m.headerRows).toBe(1);
-    expect(renderTable(m, 1, 2, "markdown")).toBe("| Q&A | Q&A |\n| --- | --- |\n| 问 | 答 |");
-    expect(renderTable(m, 1, 2, "html")).toBe('<table><tr><th colspan="2">Q&amp;A</th></tr><tr><td>问</td><td>答</td></tr></table>');
-  });
-
-  it("parses Markdown pipe tables (escaped pipes kept)", () => {
-    const m = model(el("Table", "| 名称 | 值 |\n|---|---|\n| a\\|b | 1 |\n| c | 2 |"));
-    expect(m.headerRows).toBe(1);
-    expect(m.rows.map((r) => r.fill)).toEqual([["名称", "值"], ["a|b", "1"], ["c", "2"]]);
-  });
-
-  it("keeps plain text as lines, first line as header", () => {
-    const m = model(el("Table", "Name Value\nalpha 1\nbeta 2"));
-    expect(m.kind).toBe("plain");
-    expect(m.headerRows).toBe(1);
-    expect(renderTable(m, 1, 3, "html")).toBe("Name Value\nalpha 1\nbeta 2");
-  });
-});
-
 describe("splitTable", () => {
   const rows = 60;
   const big = el("Table", "", {
@@ -142,21 +109,6 @@ describe("splitTable", () => {
     const pieces = splitTable(m, "html", approximateTokenizer(), 40, 40);
     expect(pieces.some((p) => p.oversized)).toBe(true);
     expect(pieces.map((p) => [p.from, p.to])).toEqual([[1, 2], [2, 3]]);
-  });
-});
-
-describe("appendTable", () => {
-  it("drops a repeated header at the top of the continuation", () => {
-    const a = model(el("Table", "| A | B |\n|---|---|\n| 1 | 2 |"));
-    const b = model(el("Table", "| A | B |\n|---|---|\n| 3 | 4 |"));
-    const joined = appendTable(a, b);
-    expect(joined.rows.map(rowLine)).toEqual(["A B", "1 2", "3 4"]);
-  });
-
-  it("mixes grid and plain tables as lines without losing rows", () => {
-    const joined = appendTable(model(el("Table", "| A | B |\n|---|---|\n| 1 | 2 |")), model(el("Table", "3 4")));
-    expect(joined.kind).toBe("plain");
-    expect(joined.rows.map(rowLine)).toEqual(["A B", "1 2", "3 4"]);
   });
 });
 
