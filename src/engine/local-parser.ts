@@ -205,6 +205,10 @@ export class LocalParser implements Parser {
       await untilAborted(Promise.all(writes), signal);
 
       const result: ParsedDocument = assembled.result;
+      if (read.sourceUrl) {
+        const protocol = read.sourceUrl.slice(0, read.sourceUrl.indexOf(":"));
+        result.metadata = { ...result.metadata, data_source: { url: read.sourceUrl, record_locator: { protocol, remote_file_path: read.sourceUrl } } };
+      }
       result.summary = { ...result.summary, duration_ms: Math.round(performance.now() - started) };
       if (assembled.partial) result.partial = true;
       return result;

@@ -12,6 +12,8 @@ export interface InputBytes {
   filename?: string;
   /** The HTTP content type of a `{ url }` input (a hint, like the filename). */
   contentType?: string;
+  /** Where a `{ url }` input came from (final URL after redirects, without credentials or query). */
+  sourceUrl?: string;
 }
 
 export interface ReadInputOptions {
@@ -64,7 +66,7 @@ export async function readInput(input: ParseInput, options: ReadInputOptions): P
       ...(options.fetchTimeoutMs !== undefined ? { timeoutMs: options.fetchTimeoutMs } : {}),
       ...(signal ? { signal } : {}),
     });
-    out = { bytes: fetched.bytes };
+    out = { bytes: fetched.bytes, sourceUrl: publicUrl(fetched.url) };
     if (fetched.filename) out.filename = fetched.filename;
     if (fetched.contentType) out.contentType = fetched.contentType;
   } else if (input === undefined || input === null) {
@@ -76,6 +78,21 @@ export async function readInput(input: ParseInput, options: ReadInputOptions): P
   if (out.bytes.byteLength === 0) throw noFile("the input is empty (0 bytes)");
   if (signal?.aborted) throw abortError(signal);
   return out;
+}
+
+// Results are stored and shown: keep user info (credentials) and the query (presigned
+// tokens) of a fetched URL out of them.
+function publicUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = "";
+    u.password = "";
+    u.search = "";
+    u.hash = "";
+    return u.href;
+  } catch {
+    return "";
+  }
 }
 
 async function readPath(path: string, maxBytes: number): Promise<Uint8Array> {

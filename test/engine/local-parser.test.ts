@@ -438,6 +438,9 @@ describe("inputs", () => {
     const r = await allowed.parse({ url: `${base}/files/x` });
     expect(r.metadata!.filename).toBe("remote.md");
     expect(r.elements[0]!.text).toBe("Annual Report");
+    // The source is recorded, without query tokens (URLs with credentials are refused by the guard).
+    const withSecrets = await allowed.parse({ url: `${base}/files/x?token=secret#f` });
+    expect(withSecrets.metadata!.data_source).toEqual({ url: `${base}/files/x`, record_locator: { protocol: "http", remote_file_path: `${base}/files/x` } });
     // No name, no extension: the content type decides between text formats.
     const raw = await allowed.parse({ url: `${base}/raw` });
     expect(raw.metadata!.filetype).toBe("text/markdown");
