@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { DocParseError, LocalErrorCode } from "../errors.js";
 import { processIo, type CliIo } from "./cli-io.js";
@@ -11,13 +12,21 @@ import { viewCommand } from "./commands/view.js";
 import { workerCommand } from "./commands/worker.js";
 import { EXIT } from "./exit-codes.js";
 
-const VERSION = "0.1.0";
+// src/cli/program.ts and dist/cli/program.js are both two levels below package.json.
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
+    return pkg.version ?? "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
 
 /** The `docparse-rag` command tree, writing to `io`. */
 export function createProgram(io: CliIo, setExit: (code: number) => void): Command {
   const program = new Command("docparse-rag")
     .description("Parse documents, chunk them with their hierarchy, index them, and answer with citations.")
-    .version(VERSION)
+    .version(packageVersion())
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({
