@@ -24,6 +24,8 @@ export class ServiceContext {
   readonly closing = new AbortController();
   /** Webhook deliveries in flight, awaited at shutdown. */
   readonly deliveries = new Set<Promise<unknown>>();
+  /** Route handlers still running (their cleanup included), awaited at shutdown. */
+  readonly handlers = new Set<Promise<unknown>>();
   readonly #parser: () => Promise<Parser>;
   readonly #tokenKey = randomBytes(32);
   publicUrl = "";

@@ -75,6 +75,9 @@ export function createRouter(ctx: ServiceContext): (req: IncomingMessage, res: S
   return (req, res) => {
     const requestId = randomUUID();
     setRequestId(res, requestId);
-    route(req, res, requestId).catch((error: unknown) => sendFailure(ctx, res, error, requestId));
+    const handled = route(req, res, requestId)
+      .catch((error: unknown) => sendFailure(ctx, res, error, requestId))
+      .finally(() => ctx.handlers.delete(handled));
+    ctx.handlers.add(handled);
   };
 }

@@ -97,9 +97,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ctx.closing.abort();
       ctx.queue.clear();
       const grace = new Promise<void>((r) => setTimeout(r, graceMs).unref());
-      await Promise.race([Promise.allSettled([ctx.queue.onIdle(), ...ctx.deliveries]), grace]);
+      await Promise.race([Promise.allSettled([ctx.queue.onIdle(), ...ctx.deliveries, ...ctx.handlers]), grace]);
       server.closeAllConnections();
       await stopped;
+      // Handlers cut off above still delete their uploads: wait for that cleanup briefly.
+      await Promise.race([Promise.allSettled([...ctx.handlers]), new Promise<void>((r) => setTimeout(r, 500).unref())]);
       ctx.jobs.close();
     })());
   return { url, port, server, close };
