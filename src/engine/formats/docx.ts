@@ -2,7 +2,7 @@ import { DocParseError, abortError } from "../../errors.js";
 import type { DraftDocument, DraftElement, FormatContext, FormatHandler } from "../draft.js";
 import { linkCaptions } from "./office/captions.js";
 import { officeOptions } from "./office/options.js";
-import { alignWithPdf, renderViaPdf } from "./office/pdf-geometry.js";
+import { alignWithPdf, renderViaPdf, wantsPrintedGeometry } from "./office/pdf-geometry.js";
 import { imageSize } from "./image-size.js";
 import { buildTable, tableText, type GridCell } from "./office/table-grid.js";
 import { child, children, find, findAll, parseXml, readRels, textOf, type XNode } from "./office/xml.js";
@@ -51,7 +51,7 @@ export const docxFormat: FormatHandler = {
   async parse(bytes, ctx) {
     const draft = await parseDocx(bytes, ctx);
     // Real pages only on request: printing through LibreOffice costs seconds per document.
-    if (officeOptions(ctx).office_geometry !== "libreoffice") return draft;
+    if (!wantsPrintedGeometry(officeOptions(ctx).office_geometry)) return draft;
     return alignWithPdf(draft, bytes, "docx", ctx);
   },
   // Called only for documents parsed with real pages (office_geometry: "libreoffice").

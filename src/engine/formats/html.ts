@@ -4,7 +4,7 @@ import { decodeText, normalizeText } from "../text-decode.js";
 import { imageSize } from "./image-size.js";
 import { linkCaptions } from "./office/captions.js";
 import { officeOptions } from "./office/options.js";
-import { alignWithPdf, renderViaPdf } from "./office/pdf-geometry.js";
+import { alignWithPdf, renderViaPdf, wantsPrintedGeometry } from "./office/pdf-geometry.js";
 import { buildTable, tableText, type GridCell } from "./office/table-grid.js";
 
 /**
@@ -28,7 +28,7 @@ export const htmlFormat: FormatHandler = {
   mimeType: HTML_MIME,
   async parse(bytes, ctx) {
     const draft = await parseHtml(bytes, ctx);
-    if (officeOptions(ctx).office_geometry !== "libreoffice") return draft;
+    if (!wantsPrintedGeometry(officeOptions(ctx).office_geometry)) return draft;
     return alignWithPdf(draft, bytes, "html", ctx);
   },
   // Called only for documents parsed with real pages (office_geometry: "libreoffice").

@@ -5,7 +5,7 @@ import { docxFormat } from "../../../src/engine/formats/docx.js";
 import { legacyFormat } from "../../../src/engine/formats/legacy.js";
 import { xlsxFormat } from "../../../src/engine/formats/xlsx.js";
 import { convertWithLibreOffice, resetSofficeCache } from "../../../src/engine/formats/office/libreoffice.js";
-import { buildPptx, formatContext } from "../../support/office-fixtures.js";
+import { buildDocx, buildPptx, formatContext } from "../../support/office-fixtures.js";
 import { missing } from "../../support/system.js";
 
 const HTML = `<html><head><meta charset="utf-8"></head><body><h1>Report 报告</h1><p>Intro paragraph.</p><h2>Details</h2>
@@ -132,6 +132,16 @@ describe("legacy without LibreOffice", () => {
     expect(DocParseError.isInstance(err) && err.code).toBe(40428);
     expect((err as DocParseError).isRetryable).toBe(false);
     expect((err as DocParseError).message).toMatch(/apt-get install/);
+  });
+
+  it("office_geometry: auto falls back to the estimated layout, libreoffice answers 40428", async () => {
+    process.env.DOCPARSE_SOFFICE = "off";
+    resetSofficeCache();
+    const bytes = await buildDocx([{ kind: "para", text: "no printer" }]);
+    const auto = await docxFormat.parse(bytes, formatContext({ engineParams: { office_geometry: "auto" } }));
+    expect(auto.estimatedLayout).toBe(true);
+    const err = await docxFormat.parse(bytes, formatContext({ engineParams: { office_geometry: "libreoffice" } })).catch((e: unknown) => e);
+    expect(DocParseError.isInstance(err) && err.code).toBe(40428);
   });
 
   it("answers 40425 for bytes that are no known office format", async () => {

@@ -18,12 +18,13 @@ export interface OfficeOptions {
   /** Most columns read per sheet (XLSX/CSV). The hosted service's limit is 100. @default Infinity */
   max_sheet_cols: number;
   /**
-   * Geometry of DOCX and HTML: `estimated` (flow layout, `coordinates_estimated`) or
+   * Geometry of DOCX and HTML: `estimated` (flow layout, `coordinates_estimated`),
    * `libreoffice` (convert to PDF with LibreOffice, read it with the PDF handler and align
-   * the source elements onto its pages and boxes; several seconds per document).
+   * the source elements onto its pages and boxes; several seconds per document; 40428
+   * without LibreOffice) or `auto` (`libreoffice` where it is installed, else `estimated`).
    * @default "estimated"
    */
-  office_geometry: "estimated" | "libreoffice";
+  office_geometry: "estimated" | "libreoffice" | "auto";
 }
 
 export const OFFICE_OPTION_DEFAULTS: Readonly<OfficeOptions> = Object.freeze({
@@ -54,8 +55,8 @@ export function officeOptions(ctx: Pick<FormatContext, "config">): OfficeOptions
   }
   const geometry = params.office_geometry;
   if (geometry !== undefined) {
-    if (geometry !== "estimated" && geometry !== "libreoffice") {
-      throw new DocParseError(40004, `Expected \`engine_params.office_geometry\` to be "estimated" or "libreoffice", got ${JSON.stringify(geometry)}`);
+    if (geometry !== "estimated" && geometry !== "libreoffice" && geometry !== "auto") {
+      throw new DocParseError(40004, `Expected \`engine_params.office_geometry\` to be "estimated", "libreoffice" or "auto", got ${JSON.stringify(geometry)}`);
     }
     out.office_geometry = geometry;
   }

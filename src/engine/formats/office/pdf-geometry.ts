@@ -2,7 +2,13 @@ import { createHash } from "node:crypto";
 import { DocParseError } from "../../../errors.js";
 import { inPageRange } from "../../../wire/index.js";
 import type { Box, DraftDocument, DraftElement, FormatContext } from "../../draft.js";
-import { convertWithLibreOffice } from "./libreoffice.js";
+import { convertWithLibreOffice, findSoffice } from "./libreoffice.js";
+import type { OfficeOptions } from "./options.js";
+
+/** Whether a document should be aligned onto LibreOffice's printed pages. */
+export function wantsPrintedGeometry(geometry: OfficeOptions["office_geometry"]): boolean {
+  return geometry === "libreoffice" || (geometry === "auto" && findSoffice() !== undefined);
+}
 
 /**
  * Real geometry for flowing formats (DOCX, HTML): LibreOffice prints the document to

@@ -69,6 +69,12 @@ describe.skipIf(missing("soffice"))("office_geometry: libreoffice", { timeout: 1
     expect(table!.box!.x1 - table!.box!.x0).toBeGreaterThan(0.1);
   });
 
+  it("office_geometry: auto prints where LibreOffice is installed", async () => {
+    const doc = await docxFormat.parse(await buildDocx([{ kind: "para", text: "auto" }]), formatContext({ engineParams: { office_geometry: "auto" } }));
+    expect(doc.estimatedLayout).toBe(false);
+    expect(doc.elements[0]!.box).toBeDefined();
+  });
+
   it("gives HTML real pages too", async () => {
     const html = new TextEncoder().encode("<html><body><h1>Web page</h1><p>Some body text here.</p></body></html>");
     const doc = await htmlFormat.parse(html, formatContext({ engineParams: GEOMETRY }));
