@@ -7,7 +7,8 @@ import { documentTitleCandidate, headingCandidate, levelsFromRanks } from "./tex
  * Plain text. The encoding is detected (BOM, UTF-8, UTF-16, GB18030, windows-1252), then
  * blank lines split blocks and each block becomes Titles (conservative numbering
  * patterns, see text-headings.ts), ListItems (bullets and numbers, nesting from
- * indentation), Tables (tab-separated or pipe rows), Formulas (`$$ … $$`) or paragraphs.
+ * indentation), Tables (tab-separated or pipe rows), Formulas (`$$ … $$`), CodeSnippets
+ * (``` or ~~~ fences, blank lines inside kept) or paragraphs.
  * Form feeds become PageBreaks. Text has no geometry: the assembler lays it out.
  */
 export const textFormat: FormatHandler = {
@@ -28,6 +29,8 @@ export const textFormat: FormatHandler = {
 
 interface Block {
   lines: string[];
+  /** A fenced code block (``` or ~~~): its content, verbatim. */
+  code?: string;
 }
 
 const BULLET = /^(\s*)([-*+•·▪◦●○■□➢➤►])\s+(.*)$/u;
@@ -66,6 +69,10 @@ export function textToElements(text: string): DraftElement[] {
     const blocks = splitBlocks(section);
     const headingRank = classifyHeadings(blocks, s === 0);
     blocks.forEach((block, i) => {
+      if (block.code !== undefined) {
+        if (block.code.trim()) elements.push({ type: "CodeSnippet", text: block.code, page: 1 });
+        return;
+      }
       const rank = headingRank.get(i);
       if (rank !== undefined) {
         ranks.push(rank);
@@ -85,7 +92,21 @@ export function textToElements(text: string): DraftElement[] {
 function splitBlocks(text: string): Block[] {
   const blocks: Block[] = [];
   let current: string[] = [];
-  for (const line of text.split("\n")) {
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const fence = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      // Fenced code keeps its blank lines and indentation; an unclosed fence runs to the end.
+      const marker = fence[1]!;
+      let end = i + 1;
+      while (end < lines.length && !lines[end]!.trim().startsWith(marker)) end++;
+      if (current.length) blocks.push({ lines: current });
+      current = [];
+      blocks.push({ lines: [], code: lines.slice(i + 1, end).join("\n").replace(/\s+$/, "") });
+      i = end;
+      continue;
+    }
     if (line.trim() === "") {
       if (current.length) blocks.push({ lines: current });
       current = [];
@@ -99,6 +120,7 @@ function splitBlocks(text: string): Block[] {
 function classifyHeadings(blocks: Block[], documentStart: boolean): Map<number, number> {
   const out = new Map<number, number>();
   const candidates = blocks.map((b) => {
+    if (b.code !== undefined) return undefined;
     // Setext-style underline: "Title" over "=====" / "-----".
     if (b.lines.length === 2 && /^\s*(=+|-+)\s*$/.test(b.lines[1]!) && b.lines[1]!.trim().length >= 3 && !listLine(b.lines[0]!)) {
       const underline = b.lines.pop()!.trim();
@@ -126,7 +148,7 @@ function classifyHeadings(blocks: Block[], documentStart: boolean): Map<number, 
   // it looks like a heading itself but a heading of the same or a higher rank follows at
   // once ("USER MANUAL" over "GETTING STARTED").
   const first = blocks[0];
-  if (documentStart && first && first.lines.length === 1 && blocks.length > 1 && !listLine(first.lines[0]!) && documentTitleCandidate(first.lines[0]!)) {
+  if (documentStart && first && first.code === undefined && first.lines.length === 1 && blocks.length > 1 && !listLine(first.lines[0]!) && documentTitleCandidate(first.lines[0]!)) {
     const own = out.get(0);
     const next = out.get(1);
     if (own === undefined || (next !== undefined && next <= own && !candidates[0]?.strong)) out.set(0, 10);

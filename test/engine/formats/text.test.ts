@@ -90,6 +90,15 @@ describe("textToElements (English)", () => {
     ]);
   });
 
+  it("reads fenced code verbatim, blank lines and indentation included", () => {
+    const els = textToElements("Example:\n\n```\ndef f():\n\n    return 1\n```\n\nDone.");
+    expect(els.map((e) => [e.type, e.text])).toEqual([
+      ["NarrativeText", "Example:"],
+      ["CodeSnippet", "def f():\n\n    return 1"],
+      ["NarrativeText", "Done."],
+    ]);
+  });
+
   it("splits one-paragraph-per-line text", () => {
     const long = "word ".repeat(40).trim();
     expect(textToElements(`${long}\n${long}`).length).toBe(2);
