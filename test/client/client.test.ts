@@ -125,6 +125,9 @@ describe("client errors carry the service code", () => {
     try {
       const e = await failure(testClient(small).parse(new Uint8Array(50_000), { filename: "big.txt" }));
       expect(e.code).toBe(40302);
+      // Far over the limit the service answers before reading: still a 40302, not a reset.
+      const huge = await failure(testClient(small).parse(new Uint8Array(20 * 1024 * 1024), { filename: "huge.txt" }));
+      expect(huge.code).toBe(40302);
     } finally {
       await small.close();
     }
