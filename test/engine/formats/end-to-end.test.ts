@@ -34,6 +34,19 @@ describe("LocalParser with office, HTML and image formats", () => {
     expect(r.markdown).toContain("# 年度报告");
   });
 
+  it("DOCX pictures come back as image data (base64) with their size", async () => {
+    const png = await renderTextImage(["pic"], { width: 240 });
+    const bytes = await buildDocx([{ kind: "image", png, widthPx: 240, heightPx: 100, alt: "Logo 标志" }]);
+    const r = await parser.parse(bytes, {
+      filename: "pic.docx",
+      config: { capabilities: { include_image_data: true }, config: { engine_params: { image_output_type: "base64" } } },
+    });
+    expectConsistentResult(r);
+    const img = r.elements[0]!;
+    expect([img.type, img.text, img.metadata?.width]).toEqual(["Image", "Logo 标志", 240]);
+    expect(Buffer.from(img.image_data!.base64!, "base64").equals(Buffer.from(png))).toBe(true);
+  });
+
   it("XLSX → one page per sheet", async () => {
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet("One").addRow(["x", 1]);
