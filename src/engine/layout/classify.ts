@@ -1,4 +1,3 @@
-import { LIST_MARKER } from "./blocks.js";
 import { distinct } from "./segments.js";
 import type { Block, BlockChar, InlineSpan, Line } from "./types.js";
 
@@ -47,9 +46,6 @@ export function assignListLevels(blocks: readonly Block[]): void {
   );
   for (const b of lists) b.listLevel = Math.max(0, levels.findIndex((x) => Math.abs(x - b.x0) <= 0.6 * em));
 }
-
-/** Whether a block's text begins with a list marker. */
-export const startsWithListMarker = (text: string): boolean => LIST_MARKER.test(text);
 
 /**
  * Per-character boxes of a block, in the block's text order. Characters the layout
