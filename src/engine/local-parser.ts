@@ -195,7 +195,7 @@ export class LocalParser implements Parser {
       // Asset work only for what the request asked for.
       const writes: Promise<void>[] = [];
       if (capabilities.pages && canRenderPages && !estimated) {
-        if (password !== undefined) this.#passwords.set(fileId, password);
+        if (password !== undefined) this.#rememberPassword(fileId, password);
         writes.push(this.#storeSource(fileId, read.bytes, { format: detected.format, mimeType: detected.mimeType }));
       }
       for (const asset of assembled.assets) {
@@ -282,6 +282,14 @@ export class LocalParser implements Parser {
     await this.assets.delete(fileId, `page-${page}.png`);
   }
 
+  // Page images of a protected PDF need its password later. Kept in memory only (never in
+  // the asset store), for the most recent documents.
+  #rememberPassword(fileId: string, password: string): void {
+    this.#passwords.delete(fileId);
+    this.#passwords.set(fileId, password);
+    if (this.#passwords.size > MAX_REMEMBERED_PASSWORDS) this.#passwords.delete(this.#passwords.keys().next().value!);
+  }
+
   async #storeSource(fileId: string, bytes: Uint8Array, info: SourceInfo): Promise<void> {
     if (await this.assets.has(fileId, SOURCE_NAME)) return;
     await this.assets.put(fileId, SOURCE_INFO_NAME, new TextEncoder().encode(JSON.stringify(info)));
@@ -302,6 +310,8 @@ export class LocalParser implements Parser {
     }
   }
 }
+
+const MAX_REMEMBERED_PASSWORDS = 1000;
 
 function checkDeadline(started: number, timeoutMs: number): void {
   if (performance.now() - started > timeoutMs) {

@@ -12,12 +12,14 @@ export const TINY_PNG = new Uint8Array(
  * through the FormatHandler port (it stands in for PDF until that handler is merged).
  * Three pages; page 2 has a table continued on page 3 and a captioned image.
  */
-export function pagedFormat(options: { failPage?: number } = {}): FormatHandler & { renders: number[] } {
+export function pagedFormat(options: { failPage?: number } = {}): FormatHandler & { renders: number[]; passwords: (string | undefined)[] } {
   const renders: number[] = [];
+  const passwords: (string | undefined)[] = [];
   return {
     id: "pdf",
     mimeType: "application/pdf",
     renders,
+    passwords,
     async parse(_bytes, ctx) {
       const pageCount = 3;
       const beyond = ctx.pageRange?.find((s) => s.from > pageCount);
@@ -49,8 +51,9 @@ export function pagedFormat(options: { failPage?: number } = {}): FormatHandler 
       if (options.failPage) draft.failedPages = [options.failPage];
       return draft;
     },
-    async renderPage(_bytes, page) {
+    async renderPage(_bytes, page, renderOptions) {
       renders.push(page);
+      passwords.push(renderOptions.password);
       if (page > 3) throw new DocParseError(40424, "no such page");
       return TINY_PNG;
     },

@@ -504,6 +504,17 @@ describe("formats with real pages (through the FormatHandler port)", () => {
     }
   });
 
+  it("renders pages of a protected document with the password of its parse (kept in memory only)", async () => {
+    const handler = pagedFormat();
+    const store = new MemoryAssetStore();
+    const parser = new LocalParser({ assets: store, formats: { pdf: async () => handler } });
+    const r = await parser.parse(pdfBytes, { config: { document: { password: "s3cret" }, capabilities: { pages: true } } });
+    await parser.pageImage(r.file_id, 1);
+    expect(handler.passwords).toEqual(["s3cret"]);
+    const stored = await Promise.all(["source", "source.json"].map((n) => store.get(r.file_id, n)));
+    for (const bytes of stored) expect(Buffer.from(bytes!).includes("s3cret")).toBe(false);
+  });
+
   it("does no asset work the request did not ask for; base64 images stay inline", async () => {
     const store = new MemoryAssetStore();
     const parser = new LocalParser({ assets: store, formats: { pdf: async () => pagedFormat() } });
