@@ -1,7 +1,9 @@
 import { DocParseError, abortError } from "../../errors.js";
 import { inPageRange } from "../../wire/index.js";
 import type { Box, DraftDocument, DraftElement, DraftPage, FormatContext, FormatHandler } from "../draft.js";
+import { ENGINE_LIMIT_DEFAULTS } from "../limits.js";
 import { imageSize } from "./image-size.js";
+import { renderViaPdf } from "./office/pdf-geometry.js";
 import { officeOptions } from "./office/options.js";
 import { buildTable, tableText, type GridCell } from "./office/table-grid.js";
 import { child, children, find, findAll, parseXml, readRels, textOf, type XNode } from "./office/xml.js";
@@ -30,6 +32,8 @@ export const pptxFormat: FormatHandler = {
   id: "pptx",
   mimeType: PPTX_MIME,
   parse: parsePptx,
+  // Page images need LibreOffice (40428 with an install hint without it).
+  renderPage: renderSlide,
 };
 
 type Rels = Map<string, { target: string; type: string; external: boolean }>;
@@ -65,9 +69,8 @@ interface Block {
   elements: Omit<DraftElement, "page">[];
 }
 
-export async function parsePptx(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
-  const options = officeOptions(ctx);
-  const zip = OfficeZip.open(bytes, ctx.limits);
+/** The deck's slide parts in show order and its slide size (EMU). */
+async function readDeck(zip: OfficeZip): Promise<{ size: { cx: number; cy: number }; slidePaths: string[] }> {
   const rootRels = await readRels(zip.text("_rels/.rels"), "");
   let presPath = "ppt/presentation.xml";
   for (const r of rootRels.values()) if (r.type.endsWith("/officeDocument") && zip.has(r.target)) presPath = r.target;
@@ -81,6 +84,32 @@ export async function parsePptx(bytes: Uint8Array, ctx: FormatContext): Promise<
   const slidePaths = findAll(find(pres, "p:sldIdLst"), "p:sldId")
     .map((s) => presRels.get(s.attrs["r:id"] ?? "")?.target)
     .filter((t): t is string => t !== undefined && zip.has(t));
+  return { size, slidePaths };
+}
+
+/**
+ * A slide's page image: LibreOffice prints the deck to PDF (cached by content) and the
+ * PDF page is rendered. LibreOffice leaves hidden slides out of the PDF, so the PDF page
+ * of slide n is its position among the visible slides.
+ */
+async function renderSlide(bytes: Uint8Array, page: number, options: { dpi: number; signal?: AbortSignal }): Promise<Uint8Array> {
+  const zip = OfficeZip.open(bytes, ENGINE_LIMIT_DEFAULTS);
+  const { slidePaths } = await readDeck(zip);
+  if (!Number.isInteger(page) || page < 1 || page > slidePaths.length) throw new DocParseError(40424, `The deck has no slide ${page}`);
+  let printed = 0;
+  for (let i = 0; i < page; i++) {
+    const head = (zip.text(slidePaths[i]!) ?? "").slice(0, 4096);
+    const hidden = /<p:sld\b[^>]*\bshow="(?:0|false)"/.test(head);
+    if (i === page - 1 && hidden) throw new DocParseError(40425, `Slide ${page} is hidden and has no page image`);
+    if (!hidden) printed++;
+  }
+  return renderViaPdf(bytes, "pptx", printed, options);
+}
+
+export async function parsePptx(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
+  const options = officeOptions(ctx);
+  const zip = OfficeZip.open(bytes, ctx.limits);
+  const { size, slidePaths } = await readDeck(zip);
   const pageCount = slidePaths.length;
   if (ctx.pageRange && ctx.pageRange.some((s) => s.from > pageCount)) {
     throw new DocParseError(40424, `page_range goes beyond the presentation's ${pageCount} slide(s)`);
@@ -98,7 +127,7 @@ export async function parsePptx(bytes: Uint8Array, ctx: FormatContext): Promise<
     const dir = path.slice(0, path.lastIndexOf("/"));
     const slide = await parseXml(zip.text(path)!, path);
     const root = find(slide, "p:sld");
-    if (root?.attrs.show === "0" && !options.include_hidden) continue;
+    if ((root?.attrs.show === "0" || root?.attrs.show === "false") && !options.include_hidden) continue;
     const rels = await readRels(zip.text(`${dir}/_rels/${path.slice(dir.length + 1)}.rels`), dir);
     const layoutPath = [...rels.values()].find((r) => r.type.endsWith("/slideLayout"))?.target;
     const layout = layoutPath ? await cachedPlaceholders(zip, layoutPath, phCache) : undefined;

@@ -3,7 +3,9 @@ import { MemoryAssetStore } from "../../../../src/engine/assets.js";
 import { docxFormat } from "../../../../src/engine/formats/docx.js";
 import { htmlFormat } from "../../../../src/engine/formats/html.js";
 import { LocalParser } from "../../../../src/engine/local-parser.js";
-import { buildDocx, formatContext } from "../../../support/office-fixtures.js";
+import { pptxFormat } from "../../../../src/engine/formats/pptx.js";
+import { DocParseError } from "../../../../src/errors.js";
+import { buildDocx, buildPptx, formatContext } from "../../../support/office-fixtures.js";
 import { missing } from "../../../support/system.js";
 import { expectConsistentResult } from "../../check-result.js";
 
@@ -96,5 +98,24 @@ describe.skipIf(missing("soffice"))("office_geometry: libreoffice", { timeout: 1
     expectConsistentResult(r);
     expect(r.elements.map((e) => e.metadata?.coordinates_estimated)).toEqual([undefined, undefined]);
     expect(r.pages?.[0]?.page_image_url).toBeTruthy();
+  });
+
+  it("renders PPTX slide images through LibreOffice, skipping hidden slides in the print", async () => {
+    const EMU = 914_400;
+    const title = (text: string) => ({ kind: "title" as const, text, x: EMU, y: EMU, cx: 10 * EMU, cy: 2 * EMU });
+    const bytes = await buildPptx([{ shapes: [title("One")] }, { shapes: [title("Hidden")], hidden: true }, { shapes: [title("Three")] }]);
+    const png = await pptxFormat.renderPage!(bytes, 3, { dpi: 72 });
+    const { loadImage } = await import("@napi-rs/canvas");
+    const img = await loadImage(Buffer.from(png));
+    expect(img.width).toBe(960);
+    expect(img.height).toBe(540);
+    // The image of slide 3 shows slide 3, not the hidden slide 2 that precedes it.
+    const hi = await pptxFormat.renderPage!(bytes, 3, { dpi: 144 });
+    const { ocrImage, terminateOcr } = await import("../../../../src/engine/ocr.js");
+    const seen = (await ocrImage(hi)).lines.map((l) => l.text).join(" ");
+    await terminateOcr();
+    expect(seen).toContain("Three");
+    const err = await pptxFormat.renderPage!(bytes, 2, { dpi: 72 }).catch((e: unknown) => e);
+    expect(DocParseError.isInstance(err) && err.code).toBe(40425);
   });
 });
