@@ -28,6 +28,9 @@ const PATTERNS: { re: RegExp; rank: number; strong: boolean; kind: string }[] = 
   { re: /^(?:part|book)\s+(?:[ivxlc]+|\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b/i, rank: 20, strong: true, kind: "part" },
   { re: /^chapter\s+(?:[ivxlc]+|\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b/i, rank: 30, strong: true, kind: "chapter" },
   { re: /^(?:section|appendix)\s+(?:[A-Z]|[ivxlc]+|\d+(?:\.\d+)*)\b/i, rank: 40, strong: false, kind: "section" },
+  // 第X条 with a short caption ("第一条 合同期限"); an article with its text on the same
+  // line ends like a sentence and is ruled out before this.
+  { re: new RegExp(`^第${CN_NUM}条\\s*\\S`), rank: 49, strong: false, kind: "cn-article" },
   { re: /^[一二三四五六七八九十]{1,3}、\s*\S/, rank: 45, strong: false, kind: "cn-item" },
   { re: /^[（(][一二三四五六七八九十]{1,3}[)）]\s*\S/, rank: 47, strong: false, kind: "cn-paren" },
 ];
@@ -77,3 +80,6 @@ export function levelsFromRanks(ranks: readonly number[]): Map<number, number> {
   const sorted = [...new Set(ranks)].sort((a, b) => a - b);
   return new Map(sorted.map((r, i) => [r, i + 1]));
 }
+
+/** Kinds of Chinese numbering: a short one may head a block without a blank line after it. */
+export const CJK_KINDS = new Set(["cn-part", "cn-chapter", "cn-section", "cn-item", "cn-paren", "cn-article"]);

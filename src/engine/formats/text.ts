@@ -1,7 +1,7 @@
 import type { DraftElement, DraftTable, FormatHandler } from "../draft.js";
 import { decodeText, normalizeText } from "../text-decode.js";
 import { hasWide, joinLines } from "../text-width.js";
-import { documentTitleCandidate, headingCandidate, levelsFromRanks } from "./text-headings.js";
+import { CJK_KINDS, documentTitleCandidate, headingCandidate, levelsFromRanks, type HeadingCandidate } from "./text-headings.js";
 
 /**
  * Plain text. The encoding is detected (BOM, UTF-8, UTF-16, GB18030, windows-1252), then
@@ -31,6 +31,8 @@ interface Block {
   lines: string[];
   /** A fenced code block (``` or ~~~): its content, verbatim. */
   code?: string;
+  /** A heading line split out of a block (see splitInlineHeadings). */
+  heading?: HeadingCandidate;
 }
 
 const BULLET = /^(\s*)([-*+•·▪◦●○■□➢➤►])\s+(.*)$/u;
@@ -66,7 +68,7 @@ export function textToElements(text: string): DraftElement[] {
   const sections = text.split("\f");
   sections.forEach((section, s) => {
     if (s > 0) elements.push({ type: "PageBreak", text: "", page: 1 });
-    const blocks = splitBlocks(section);
+    const blocks = splitInlineHeadings(splitBlocks(section));
     const headingRank = classifyHeadings(blocks, s === 0);
     blocks.forEach((block, i) => {
       if (block.code !== undefined) {
@@ -116,11 +118,54 @@ function splitBlocks(text: string): Block[] {
   return blocks;
 }
 
+/**
+ * Chinese documents often put a heading on the line right above its text, with no blank
+ * line ("二、重点任务" / "（一）开展隐患排查" / "　　各部门要……"). Such a line becomes its
+ * own block when it is a strong heading, when an indented paragraph or a heading of
+ * another kind follows it, or when it is short Chinese numbering at the top or bottom of
+ * its block. Lines next to one of the same kind form a list and stay.
+ */
+function splitInlineHeadings(blocks: Block[]): Block[] {
+  const out: Block[] = [];
+  blocks.forEach((block, b) => {
+    if (block.code !== undefined || block.lines.length < 2) {
+      out.push(block);
+      return;
+    }
+    const cands = block.lines.map((l) => (listLine(l) && !CN_NUMBERED.test(l) ? undefined : headingCandidate(l)));
+    let current: string[] = [];
+    block.lines.forEach((line, i) => {
+      const c = cands[i];
+      const next = block.lines[i + 1];
+      const nextCand = cands[i + 1];
+      const run = c && (cands[i - 1]?.kind === c.kind || nextCand?.kind === c.kind);
+      const short = line.trim().length <= 20;
+      const edge = i === 0 || (i === block.lines.length - 1 && b + 1 < blocks.length);
+      const split =
+        c !== undefined &&
+        !run &&
+        (c.strong ||
+          (next !== undefined && (/^\u3000/.test(next) || (nextCand !== undefined && nextCand.kind !== c.kind))) ||
+          (CJK_KINDS.has(c.kind) && short && edge));
+      if (!split) {
+        current.push(line);
+        return;
+      }
+      if (current.length) out.push({ lines: current });
+      current = [];
+      out.push({ lines: [line], heading: { ...c, strong: true } });
+    });
+    if (current.length) out.push({ lines: current });
+  });
+  return out;
+}
+
 /** Block index → heading rank, for blocks that start with a heading. */
 function classifyHeadings(blocks: Block[], documentStart: boolean): Map<number, number> {
   const out = new Map<number, number>();
   const candidates = blocks.map((b) => {
     if (b.code !== undefined) return undefined;
+    if (b.heading) return b.heading;
     // Setext-style underline: "Title" over "=====" / "-----".
     if (b.lines.length === 2 && /^\s*(=+|-+)\s*$/.test(b.lines[1]!) && b.lines[1]!.trim().length >= 3 && !listLine(b.lines[0]!)) {
       const underline = b.lines.pop()!.trim();
@@ -161,6 +206,12 @@ function blockElements(lines: string[], out: DraftElement[]): void {
   const joined = lines.map((l) => l.trim()).join("\n");
   if (joined.startsWith("$$") && joined.endsWith("$$") && joined.length > 4) {
     out.push({ type: "Formula", text: joined.slice(2, -2).trim(), page: 1 });
+    return;
+  }
+  // An indented block (4 spaces or a tab on every line) that reads like code, not prose.
+  if (lines.every((l) => /^( {4}|\t)/.test(l)) && !hasWide(joined) && !lines.some((l) => listLine(l)) && /[{}();=<>$\\/[\]]|--|^\s*#/m.test(joined)) {
+    const indent = Math.min(...lines.map((l) => /^[ \t]*/.exec(l)![0].length));
+    out.push({ type: "CodeSnippet", text: lines.map((l) => l.slice(indent)).join("\n"), page: 1 });
     return;
   }
   const table = tableOf(lines);

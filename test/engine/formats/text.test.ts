@@ -90,6 +90,14 @@ describe("textToElements (English)", () => {
     ]);
   });
 
+  it("reads an indented block that looks like code as a CodeSnippet, indented prose as text", () => {
+    expect(summary("Run:\n\n    ./install.sh --prefix /opt\n    make test\n\n    Just an indented sentence.")).toEqual([
+      ["NarrativeText", "Run:", null],
+      ["CodeSnippet", "./install.sh --prefix /opt\nmake test", null],
+      ["NarrativeText", "Just an indented sentence.", null],
+    ]);
+  });
+
   it("reads fenced code verbatim, blank lines and indentation included", () => {
     const els = textToElements("Example:\n\n```\ndef f():\n\n    return 1\n```\n\nDone.");
     expect(els.map((e) => [e.type, e.text])).toEqual([
@@ -142,6 +150,49 @@ describe("textToElements (Chinese)", () => {
       ["ListItem", "一、按时上班；", 0],
       ["ListItem", "二、认真工作；", 0],
     ]);
+  });
+
+  it("finds headings on the line right above their text (official-document layout)", () => {
+    const text = [
+      "关于加强安全生产工作的通知",
+      "",
+      "一、总体要求",
+      "　　坚持安全第一、预防为主。",
+      "",
+      "二、重点任务",
+      "（一）开展隐患排查",
+      "　　各部门要全面排查隐患。",
+      "（二）加强培训教育",
+      "　　1. 组织全员培训；",
+      "　　2. 开展应急演练。",
+    ].join("\n");
+    expect(summary(text)).toEqual([
+      ["Title", "关于加强安全生产工作的通知", 1],
+      ["Title", "一、总体要求", 2],
+      ["NarrativeText", "坚持安全第一、预防为主。", null],
+      ["Title", "二、重点任务", 2],
+      ["Title", "（一）开展隐患排查", 3],
+      ["NarrativeText", "各部门要全面排查隐患。", null],
+      ["Title", "（二）加强培训教育", 3],
+      ["ListItem", "1. 组织全员培训；", 0],
+      ["ListItem", "2. 开展应急演练。", 0],
+    ]);
+  });
+
+  it("takes short 第X条 captions for headings, but not articles with their text", () => {
+    expect(summary("劳动合同\n\n第一条 合同期限\n本合同期限为三年。\n\n第二条 工作内容\n乙方担任技术岗位工作。")).toEqual([
+      ["Title", "劳动合同", 1],
+      ["Title", "第一条 合同期限", 2],
+      ["NarrativeText", "本合同期限为三年。", null],
+      ["Title", "第二条 工作内容", 2],
+      ["NarrativeText", "乙方担任技术岗位工作。", null],
+    ]);
+  });
+
+  it("keeps a run of short numbered lines inside a block as a list", () => {
+    const els = summary("水果：\n一、苹果\n二、香蕉\n三、橘子");
+    expect(els.filter((e) => e[0] === "Title")).toEqual([]);
+    expect(els.filter((e) => e[0] === "ListItem")).toHaveLength(3);
   });
 
   it("takes numbered questions for headings (FAQ)", () => {
