@@ -165,7 +165,16 @@ function paragraph(p: XNode, st: WalkState): void {
   inline(p, st, inl);
   if (inl.breakBefore) st.page++;
   const text = inl.text.replace(/[ \t]+\n/g, "\n").trim();
-  if (text) st.elements.push(classify(text, pPr, styleId, styleName, st));
+  if (text) {
+    const el = classify(text, pPr, styleId, styleName, st);
+    const prev = st.elements.at(-1);
+    if (el.type === "CodeSnippet") {
+      // Code keeps its indentation, and Word's one-paragraph-per-line code joins up.
+      el.text = inl.text.replace(/\s+$/, "").replace(/^\n+/, "");
+      if (prev?.type === "CodeSnippet" && prev.page === st.page && inl.images.length === 0) prev.text += `\n${el.text}`;
+      else st.elements.push(el);
+    } else st.elements.push(el);
+  }
   for (const img of inl.images) st.elements.push({ ...img, page: st.page });
   for (const box of inl.textBoxes) walkBlocks(box, st);
   if (inl.breakAfter) st.page++;

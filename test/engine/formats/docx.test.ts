@@ -73,6 +73,26 @@ describe("docx: headings, lists, paragraphs", () => {
   });
 });
 
+describe("docx: code", () => {
+  it("joins consecutive code paragraphs into one CodeSnippet, keeping indentation", async () => {
+    const JSZipMod = (await import("jszip")).default;
+    const zip = await JSZipMod.loadAsync(await buildDocx([{ kind: "para", text: "Intro" }]));
+    const code = (t: string) => `<w:p><w:pPr><w:pStyle w:val="PreformattedText"/></w:pPr><w:r><w:t xml:space="preserve">${t}</w:t></w:r></w:p>`;
+    const doc = (await zip.file("word/document.xml")!.async("string")).replace("<w:body>", `<w:body>${code("if (x) {")}${code("  return 1;")}${code("}")}`);
+    const styles = (await zip.file("word/styles.xml")!.async("string")).replace(
+      "</w:styles>",
+      '<w:style w:type="paragraph" w:styleId="PreformattedText"><w:name w:val="Preformatted Text"/></w:style></w:styles>',
+    );
+    zip.file("word/document.xml", doc);
+    zip.file("word/styles.xml", styles);
+    const parsed = await parse(await zip.generateAsync({ type: "uint8array" }));
+    expect(parsed.elements.map((e) => [e.type, e.text])).toEqual([
+      ["CodeSnippet", "if (x) {\n  return 1;\n}"],
+      ["NarrativeText", "Intro"],
+    ]);
+  });
+});
+
 describe("docx: page furniture", () => {
   it("gives the default header once first and the footer once last, without field codes", async () => {
     const doc = await parse(await buildDocx([{ kind: "para", text: "Body" }, { kind: "pageBreak" }, { kind: "para", text: "More" }], { header: "ACME Confidential", footer: "Page " }));
