@@ -50,12 +50,18 @@ export function draftChunk(pieces: Piece[], embed: EmbedText, tokenizer: Tokeniz
   }
   const caption = first.captionContext;
   const embedText = embed.render(text, path, caption);
-  let bodyTokens: number | undefined;
-  if (tokenizer.additive) {
-    bodyTokens = (pieces.length - 1) * tokenizer.count(PIECE_SEPARATOR);
-    for (const p of pieces) bodyTokens += p.tokens;
-  }
-  const tokens = (bodyTokens !== undefined ? embed.tokensAround(bodyTokens, path, caption) : undefined) ?? tokenizer.count(embedText);
+  // Counts of the pieces are known; joining them only changes tokens at the seams, which
+  // the tokenizer can tell without reading everything again (when it offers countJoined).
+  let bodyTokens: number | undefined = pieces[0]!.tokens;
+  if (tokenizer.countJoined) {
+    for (let i = 1; i < pieces.length && bodyTokens !== undefined; i++) {
+      const prev = pieces[i - 1]!;
+      const next = pieces[i]!;
+      const seam = tokenizer.countJoined(prev.text, prev.tokens, PIECE_SEPARATOR, next.text, next.tokens);
+      bodyTokens = seam === undefined ? undefined : bodyTokens + seam - prev.tokens - next.tokens + next.tokens;
+    }
+  } else if (pieces.length > 1) bodyTokens = undefined;
+  const tokens = (bodyTokens !== undefined ? embed.tokensAround(text, bodyTokens, path, caption) : undefined) ?? tokenizer.count(embedText);
   return { text, embedText, tokens, pieces };
 }
 

@@ -1,13 +1,13 @@
 import type { ResolvedChunkOptions } from "./options.js";
+import type { Section } from "./sections.js";
 
+/** A string template with the heading context filled in: `before + text + after`. */
 interface Frame {
   before: string;
   after: string;
-  tokens: number;
-  /** Whitespace on both sides of the text: an additive tokenizer's counts add up. */
-  additive: boolean;
+  beforeTokens: number;
+  afterTokens: number;
 }
-import type { Section } from "./sections.js";
 
 /**
  * Makes `embedText` from a heading path and a body, and knows what the heading part
@@ -42,14 +42,17 @@ export class EmbedText {
   }
 
   /**
-   * Tokens of `render(text, ...)` from the tokens of `text`, without counting again, when
-   * the tokenizer is additive and the template puts whitespace around `{text}`;
-   * undefined otherwise.
+   * Tokens of `render(text, ...)` from the tokens of `text`, without counting the text
+   * again, when the tokenizer offers `countJoined` and can tell; undefined otherwise.
    */
-  tokensAround(textTokens: number, headingPath: readonly string[], extra?: string): number | undefined {
-    if (!this.o.tokenizer.additive) return undefined;
+  tokensAround(text: string, textTokens: number, headingPath: readonly string[], extra?: string): number | undefined {
+    const join = this.o.tokenizer.countJoined;
     const frame = this.frame(headingPath, extra);
-    return frame?.additive ? frame.tokens + textTokens : undefined;
+    if (!join || !frame) return undefined;
+    const t = this.o.tokenizer;
+    const withBefore = frame.before === "" ? textTokens : join.call(t, frame.before, frame.beforeTokens, "", text, textTokens);
+    if (withBefore === undefined || frame.after === "") return withBefore;
+    return join.call(t, frame.before + text, withBefore, "", frame.after, frame.afterTokens);
   }
 
   private frame(headingPath: readonly string[], extra: string | undefined): Frame | undefined {
@@ -63,16 +66,10 @@ export class EmbedText {
     const after = fill(this.split[1]);
     // With no heading context, the blank lines meant to follow it would lead the text.
     if (context === "") before = before.replace(/^[ \t]*(\r?\n)+/, "");
-    const ws = /\s/;
-    frame = {
-      before,
-      after,
-      tokens: this.o.tokenizer.count(before) + this.o.tokenizer.count(after),
-      additive: (before === "" || ws.test(before.charAt(before.length - 1))) && (after === "" || ws.test(after.charAt(0))),
-    };
+    const made: Frame = { before, after, beforeTokens: this.o.tokenizer.count(before), afterTokens: this.o.tokenizer.count(after) };
     if (this.frames.size > 10_000) this.frames.clear();
-    this.frames.set(key, frame);
-    return frame;
+    this.frames.set(key, made);
+    return made;
   }
 
   /** The heading path used in embeddings for a section (maybe shortened) and its cost. */

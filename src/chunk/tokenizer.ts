@@ -12,12 +12,13 @@ export interface Tokenizer {
   /** Stable name; it is part of every chunk id, so changing tokenizers changes ids. */
   readonly name: string;
   /**
-   * Optional planning fact: true when `count(a + b) === count(a) + count(b)` whenever `a`
-   * ends or `b` starts with whitespace. The chunker then adds up counts it already has
-   * instead of counting every chunk's `embedText` again. Leave it unset when unsure
-   * (BPE tokenizers such as cl100k are not additive: `".\n\n"` is one token).
+   * Optional: the exact count of `a + separator + b`, given `countA = count(a)` and
+   * `countB = count(b)`, reading only the end of `a` and the start of `b` — or undefined
+   * when that cannot be told cheaply. The chunker then adds up counts it already has
+   * instead of counting every chunk's `embedText` again. Leave it out when unsure: a
+   * wrong answer breaks the `maxTokens` guarantee.
    */
-  readonly additive?: boolean;
+  countJoined?(a: string, countA: number, separator: string, b: string, countB: number): number | undefined;
 }
 
 /** Names of the built-in tokenizers. */
@@ -111,6 +112,36 @@ function bpeCount(bytes: string, ranks: Map<string, number>): number {
   return pos.length - 1;
 }
 
+const LETTER = /^\p{L}$/u;
+const LETTER_OR_NUMBER = /^[\p{L}\p{N}]$/u;
+const SPACE = /^\s$/u;
+// How far back from the end of `a` a join looks for a place where a piece surely starts.
+const JOIN_WINDOW = 256;
+
+/**
+ * A position in `text` where cl100k's pre-tokeniser surely starts a piece, found by
+ * scanning back at most JOIN_WINDOW characters; -1 when none is found. Pieces before it
+ * do not depend on what follows the text (the pattern looks ahead one character at
+ * most, and only inside whitespace runs), so the text from there on can be counted
+ * again together with what is appended.
+ */
+function pieceStartNearEnd(text: string): number {
+  const stop = Math.max(0, text.length - JOIN_WINDOW);
+  for (let q = text.length - 1; q > stop; q--) {
+    const c = text.charAt(q);
+    const next = text.charAt(q + 1);
+    const prev = text.charAt(q - 1);
+    // After a newline, at a non-space: newline runs end their piece.
+    if ((prev === "\n" || prev === "\r") && !SPACE.test(c)) return q;
+    if (next === "" || !LETTER.test(next)) continue;
+    // " word": the space is the prefix of the word's piece.
+    if (c === " ") return q;
+    // "。下" after a letter or digit: the mark is the prefix of the next word's piece.
+    if (!SPACE.test(c) && !LETTER_OR_NUMBER.test(c) && LETTER_OR_NUMBER.test(prev)) return q;
+  }
+  return stop === 0 ? 0 : -1;
+}
+
 function createBpeCounter(name: string, load: () => TiktokenRanks): Tokenizer {
   let ranks: Map<string, number> | undefined;
   let pattern: RegExp | undefined;
@@ -123,8 +154,28 @@ function createBpeCounter(name: string, load: () => TiktokenRanks): Tokenizer {
     cache.set(piece, n);
     return n;
   };
-  return {
+  const tokenizer: Tokenizer = {
     name,
+    countJoined(a: string, countA: number, separator: string, b: string, countB: number): number | undefined {
+      const before = separator !== "" ? separator : a;
+      if (before === "") return countB;
+      if (b !== "") {
+        // `b` starts a fresh piece when what precedes it ends with a newline and it does
+        // not start with whitespace (a newline run never reaches into non-space text).
+        const last = before.charAt(before.length - 1);
+        if ((last !== "\n" && last !== "\r") || SPACE.test(b.charAt(0))) return undefined;
+      }
+      let left: number;
+      if (a === "") left = tokenizer.count(separator);
+      else if (separator === "") left = countA;
+      else {
+        const q = pieceStartNearEnd(a);
+        if (q < 0) return undefined;
+        const tail = a.slice(q);
+        left = countA - tokenizer.count(tail) + tokenizer.count(tail + separator);
+      }
+      return left + (b === "" ? 0 : countB);
+    },
     count(text: string): number {
       if (text.length === 0) return 0;
       if (!ranks) {
@@ -149,6 +200,7 @@ function createBpeCounter(name: string, load: () => TiktokenRanks): Tokenizer {
       return total;
     },
   };
+  return tokenizer;
 }
 
 /** True for a code point counted as one token by the approximate tokenizer (CJK, kana, hangul). */
@@ -167,8 +219,15 @@ export function isCjkCodePoint(cp: number): boolean {
 
 const approximate: Tokenizer = {
   name: "approximate",
-  // Runs end at whitespace and CJK characters count alone, so counts add up.
-  additive: true,
+  countJoined(a: string, countA: number, separator: string, b: string, countB: number): number | undefined {
+    // Runs end at whitespace, so counts add up unless a run crosses a seam.
+    const parts = [a, separator, b].filter((x) => x !== "");
+    for (let i = 1; i < parts.length; i++) {
+      const left = parts[i - 1]!;
+      if (!/\s/.test(left.charAt(left.length - 1)) && !/\s/.test(parts[i]!.charAt(0))) return undefined;
+    }
+    return countA + approximate.count(separator) + countB;
+  },
   count(text: string): number {
     // One token per CJK character (what cl100k gives on average for Chinese is 1-1.5),
     // one per ~4 characters of any other run between spaces; a newline is one token.

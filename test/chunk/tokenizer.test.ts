@@ -37,13 +37,36 @@ describe("cl100kTokenizer", () => {
     expect(cl100kTokenizer().count("<|endoftext|>")).toBeGreaterThan(1);
   });
 
+  it("joins counts exactly whenever it answers (countJoined), and answers for paragraph joins", () => {
+    const t = cl100kTokenizer();
+    checkJoined(t, 4);
+    const a = "First paragraph ends here.";
+    const b = "第二段开始。";
+    expect(t.countJoined!(a, t.count(a), "\n\n", b, t.count(b))).toBe(t.count(`${a}\n\n${b}`));
+    expect(t.countJoined!("Heading\n\n", t.count("Heading\n\n"), "", b, t.count(b))).toBe(t.count(`Heading\n\n${b}`));
+    expect(t.countJoined!("passage: ", 2, "", "text", 1)).toBeUndefined();
+  });
+
   it("is named cl100k_base, counts the empty string as 0 and is a singleton", () => {
     expect(cl100kTokenizer().name).toBe("cl100k_base");
     expect(cl100kTokenizer().count("")).toBe(0);
     expect(cl100kTokenizer()).toBe(cl100kTokenizer());
-    expect(cl100kTokenizer().additive).toBeUndefined();
   });
 });
+
+function checkJoined(t: Tokenizer, seed: number): void {
+  let answered = 0;
+  fc.assert(
+    fc.property(text, fc.constantFrom("", " ", "\n", "\n\n", "\t ", "x"), text, (a, sep, b) => {
+      const joined = t.countJoined!(a, t.count(a), sep, b, t.count(b));
+      if (joined === undefined) return;
+      answered++;
+      expect(joined).toBe(t.count(a + sep + b));
+    }),
+    { numRuns: 1500, seed },
+  );
+  expect(answered).toBeGreaterThan(300);
+}
 
 describe("approximateTokenizer", () => {
   const t = approximateTokenizer();
@@ -66,14 +89,8 @@ describe("approximateTokenizer", () => {
     expect(t.count("GPT模型")).toBe(3);
   });
 
-  it("is additive across whitespace, as it declares", () => {
-    expect(t.additive).toBe(true);
-    fc.assert(
-      fc.property(text, fc.constantFrom(" ", "\n", "\n\n", "\t "), text, (a, ws, b) => {
-        expect(t.count(a + ws + b)).toBe(t.count(a) + t.count(ws) + t.count(b));
-      }),
-      { numRuns: 300, seed: 3 },
-    );
+  it("joins counts exactly whenever it answers (countJoined)", () => {
+    checkJoined(t, 3);
   });
 
   it("stays within a factor of ~2 of cl100k on English and Chinese", () => {
