@@ -307,6 +307,24 @@ describe("pdf: tables", () => {
   });
 });
 
+describe("pdf: tables without rules", () => {
+  it("builds a table from column alignment alone", async () => {
+    const rows = [
+      ["Quarter", "Revenue", "Margin", "Staff"],
+      ["Q1", "1.2M", "12%", "40"],
+      ["Q2", "1.5M", "14%", "42"],
+      ["Q3", "1.9M", "15%", "47"],
+    ];
+    const texts: TextSpec[] = rows.flatMap((row, r) => row.map((text, c) => ({ text, x: 72 + c * 110, y: 200 + r * 15, size: 10 })));
+    const bytes = await buildPdf([{ texts: [...column([prose(4, 40)], 72, 100).texts, ...texts, ...column([prose(5, 40)], 72, 280).texts] }]);
+    const doc = await parsePdf(bytes);
+    expect(doc.elements.map((e) => e.type)).toEqual(["NarrativeText", "Table", "NarrativeText"]);
+    const table = ofType(doc, "Table")[0]!;
+    expect([table.table!.rows, table.table!.cols]).toEqual([4, 4]);
+    expect(table.text).toBe(rows.map((r) => r.join(" ")).join("\n"));
+  });
+});
+
 describe("pdf: element types", () => {
   it("finds list items with levels, code blocks and captions", async () => {
     const bytes = await buildPdf([

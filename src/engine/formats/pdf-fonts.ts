@@ -8,7 +8,7 @@ export interface FontStyle {
 
 const BOLD = /bold|black|heavy|semibold|demibold|demi\b|[-,]b\b|\bw[6-9]\b|cmbx|cmb\d/i;
 const ITALIC = /italic|oblique|cmti|cmsl/i;
-const MONO = /courier|mono|consol|menlo|inconsolata|sourcecodepro|fixed|typewriter|cmtt|lmmono|sfmono|andale|lucidaconsole/i;
+const MONO = /courier|mono|nimbusmon|consol|menlo|inconsolata|sourcecodepro|fixed|typewriter|cmtt|lmmono|sfmono|andale|lucidaconsole/i;
 // TeX math fonts and the OpenType math fonts Word and LaTeX use for formulas.
 const MATH = /^(?:cmmi|cmsy|cmex|msam|msbm|eufm|rsfs|lmmath|latinmodernmath|cambriamath|cambria-math|stixmath|stixtwomath|xitsmath|asanamath|texgyre\w*math|mathematicalpi|euclid|mtmi|mtsy|rtxmi|ntxmi|txmi|txsy|pxmi|pxsy)/i;
 

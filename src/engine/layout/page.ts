@@ -1,3 +1,4 @@
+import { findAlignedTables } from "./aligned-tables.js";
 import { buildBlocks } from "./blocks.js";
 import { blockChars, classifyBlocks, inlineFormulas } from "./classify.js";
 import { buildLines } from "./lines.js";
@@ -41,7 +42,11 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   const page = { x0: 0, y0: 0, x1: content.width, y1: content.height };
   const { tables, used } = findTables(content.segments ?? [], content.runs, page);
   const free = used.size ? content.runs.filter((r) => !used.has(r)) : content.runs;
-  const blocks = buildBlocks(buildLines(free));
+  const lines = buildLines(free);
+  // Tables without rules, from column alignment of the remaining lines.
+  const aligned = findAlignedTables(lines);
+  tables.push(...aligned.tables);
+  const blocks = buildBlocks(aligned.used.size ? lines.filter((l) => !aligned.used.has(l)) : lines);
   classifyBlocks(blocks);
   for (const b of blocks) {
     if (chars) b.chars = blockChars(b);

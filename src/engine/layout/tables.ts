@@ -154,7 +154,7 @@ function finishCell(cell: GridCell & { runs: TextRun[] }): GridCell {
 }
 
 /** Columns from text alignment between horizontal rules (booktabs tables). */
-function alignedTable(region: Rect, rules: number[], runs: readonly TextRun[], used: Set<TextRun>): GridTable | undefined {
+export function alignedTable(region: Rect, rules: number[], runs: readonly TextRun[], used: Set<TextRun>): GridTable | undefined {
   const inside = runs.filter((r) => {
     const cx = (r.x0 + r.x1) / 2;
     const cy = (r.y0 + r.y1) / 2;

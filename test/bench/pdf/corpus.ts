@@ -23,7 +23,7 @@ export async function benchPdf(pages: number): Promise<Uint8Array> {
     if (n % 5 === 0) {
       const x0 = 50;
       const widths = [150, 100, 100, 100];
-      const y0 = 560;
+      const y0 = 620;
       for (let r = 0; r <= 6; r++) lines.push({ x0, y0: y0 + r * 20, x1: x0 + 450, y1: y0 + r * 20 });
       let x = x0;
       lines.push({ x0: x, y0, x1: x, y1: y0 + 120 });

@@ -38,3 +38,23 @@ describe("findTables", () => {
     expect(tables[0]!.cells.map((c) => c.text)).toEqual(["Left", "Right"]);
   });
 });
+
+describe("findAlignedTables", () => {
+  it("finds a table with no rules from column alignment, and leaves prose alone", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    const cells = [
+      ["City", "Population", "Area"],
+      ["Lyon", "522000", "47.9"],
+      ["Nice", "342000", "71.9"],
+      ["Lille", "236000", "34.8"],
+    ];
+    const runs = cells.flatMap((row, r) => row.map((text, c) => run(text, 50 + c * 120, 100 + r * 14)));
+    const prose = [run("a paragraph line above the table that is long", 50, 60), run("two columns of prose", 50, 300), run("side by side here", 300, 300), run("more prose on the left", 50, 314), run("more on the right", 300, 314)];
+    const { tables, used } = findAlignedTables(buildLines([...runs, ...prose]));
+    expect(tables).toHaveLength(1);
+    const t = tables[0]!;
+    expect([t.rows, t.cols]).toEqual([4, 3]);
+    expect(t.cells.map((c) => c.text)).toEqual(cells.flat());
+    expect(used.size).toBe(12);
+  });
+});
