@@ -104,18 +104,3 @@ describe("buildDocumentTree (fallback to Title order)", () => {
     expect(path("l49999")).toEqual(["t"]);
   });
 });
-
-describe("toNodes", () => {
-  it("repairs missing and duplicate ids, missing text and pages, with warnings", () => {
-    const warnings: ChunkWarning[] = [];
-    const nodes = toNodes(
-      [{ type: "NarrativeText" }, e("a", "Title"), e("a", "NarrativeText"), null, { element_id: "b", type: 3, text: 5, page_number: -2 }] as unknown[],
-      (w) => warnings.push(w),
-    );
-    expect(nodes.map((n) => n.id)).toEqual(["#0", "a", "a#2", "b"]);
-    expect(nodes[0]!.text).toBe("");
-    expect(nodes[3]!.page).toBe(1);
-    expect(nodes[3]!.type).toBe("UncategorizedText");
-    expect(warnings.map((w) => w.code)).toEqual(["element_id_missing", "duplicate_element_id", "element_invalid"]);
-  });
-});
