@@ -83,6 +83,28 @@ describe("pdf: sideways text", () => {
   });
 });
 
+describe("pdf: annotations", () => {
+  it.skipIf(missing("pdftotext"))("places form field values where their appearance draws them", async () => {
+    const { PDFDocument, StandardFonts } = await import("pdf-lib");
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    page.drawText("Name of applicant:", { x: 72, y: 700, size: 12, font });
+    const form = doc.getForm();
+    const field = form.createTextField("name");
+    field.setText("Ada Lovelace");
+    field.addToPage(page, { x: 200, y: 690, width: 200, height: 24, font });
+    form.updateFieldAppearances(font);
+    const bytes = await doc.save();
+    const parsed = await parsePdf(bytes);
+    const value = parsed.elements.find((e) => e.text === "Ada Lovelace");
+    expect(value).toBeDefined();
+    for (const w of (await popplerWords(bytes)).words.filter((w) => w.text === "Ada" || w.text === "Lovelace")) {
+      expect(boxContains(value!.box!, { x0: w.x0 / 612, y0: w.y0 / H, x1: w.x1 / 612, y1: w.y1 / H })).toBe(true);
+    }
+  });
+});
+
 describe("pdf: reading order", () => {
   it.skipIf(missing("pdftotext"))("reads a two-column page column by column, title first", async () => {
     const page = twoColumnPage();

@@ -45,6 +45,8 @@ const OP = {
   paintInlineImageXObject: 86,
   constructPath: 91,
   setFillTransparent: 93,
+  beginAnnotation: 80,
+  endAnnotation: 81,
   stroke: 20,
   closeStroke: 21,
   fill: 22,
@@ -305,6 +307,21 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         break;
       }
       case OP.paintFormXObjectEnd:
+        gs = stack.pop() ?? gs;
+        break;
+      case OP.beginAnnotation: {
+        // An annotation's appearance stream (form field values, stamps) draws in its own
+        // space: the page transform, then the annotation's transform and matrix.
+        stack.push(gs);
+        const t = args?.[2] as number[] | undefined;
+        const m = args?.[3] as number[] | undefined;
+        let ctm = base;
+        if (t && t.length === 6) ctm = mul(ctm, t);
+        if (m && m.length === 6) ctm = mul(ctm, m);
+        gs = { ...gs, ctm, fillAlpha: 1, fillLight: false, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
+        break;
+      }
+      case OP.endAnnotation:
         gs = stack.pop() ?? gs;
         break;
       case OP.setGState:
