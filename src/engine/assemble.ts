@@ -138,10 +138,13 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
       const ref = firstPiece.get(el.refIndex);
       if (ref !== undefined) metadata.ref_element_id = elementIds[ref]!;
     }
-    if (el.image) {
+    if (el.image && el.image.width > 0 && el.image.height > 0) {
       metadata.width ??= el.image.width;
       metadata.height ??= el.image.height;
     }
+    // An image the source only links to (HTML/Markdown `src`): its address is its URL.
+    const linked = typeof metadata.src === "string" && /^https?:\/\//i.test(metadata.src) ? metadata.src : undefined;
+    if (el.type === "Image" && linked) imageUrls.set(i, linked);
     const box: Box | undefined = el.box;
     if (estimated || !box) metadata.coordinates_estimated = true;
 
@@ -188,6 +191,8 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
           data.image_url = options.assetUrl(name);
           imageUrls.set(i, data.image_url);
         }
+      } else if (linked) {
+        data.image_url = linked;
       }
       wire.image_data = data;
     }

@@ -199,6 +199,15 @@ describe("parse (Markdown and text)", () => {
     expect(second.markdown).toBe(first.markdown);
   });
 
+  it("links images the source only references: markdown and image_data use their address", async () => {
+    const md = "![Logo](https://example.com/logo.png)\n\n![Local](img/x.png)\n";
+    const r = await parser.parse(Buffer.from(md), { filename: "a.md", config: { capabilities: { include_image_data: true } } });
+    expectConsistentResult(r);
+    expect(r.elements.map((e) => e.image_data)).toEqual([{ mime_type: "image/png", image_url: "https://example.com/logo.png" }, { mime_type: "image/png" }]);
+    expect(r.elements[0]!.metadata).not.toHaveProperty("width");
+    expect(r.markdown).toBe("![Logo](https://example.com/logo.png)\n\nLocal\n");
+  });
+
   it("gives each element the same id whatever the capabilities", async () => {
     const a = await parser.parse(Buffer.from(EN_MD), { filename: "a.md" });
     const b = await parser.parse(Buffer.from(EN_MD), { filename: "a.md", config: ALL_CAPS });

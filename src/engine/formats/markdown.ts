@@ -2,6 +2,7 @@ import MarkdownIt from "markdown-it";
 import type { DraftElement, DraftInlineObject, DraftTableCell, FormatContext, FormatHandler } from "../draft.js";
 import { decodeText, normalizeText } from "../text-decode.js";
 import { joinSeparator } from "../text-width.js";
+import { imageSize } from "./image-size.js";
 
 type Token = ReturnType<InstanceType<typeof MarkdownIt>["parse"]>[number];
 
@@ -121,7 +122,7 @@ export function markdownToElements(source: string): DraftElement[] {
         const inline = tokens[i + 1];
         i += 2;
         const item = items[items.length - 1];
-        const { text, objects, onlyImage } = inlineText(inline);
+        const { text, objects, onlyImage, imageSrc } = inlineText(inline);
         if (!text && !onlyImage) break;
         if (item) {
           // A paragraph after a nested list starts a new item at the same level.
@@ -130,7 +131,7 @@ export function markdownToElements(source: string): DraftElement[] {
           break;
         }
         if (onlyImage) {
-          out.push({ type: "Image", text, page: 1 });
+          out.push(imageElement(text, imageSrc ?? ""));
           break;
         }
         const el: DraftElement = { type: "NarrativeText", text, page: 1 };
@@ -204,6 +205,34 @@ interface InlineResult {
   text: string;
   objects: DraftInlineObject[];
   onlyImage: boolean;
+  /** `src` of the (last) image in the inline content. */
+  imageSrc?: string;
+}
+
+/**
+ * An image paragraph. `data:` URIs give the bytes (and the real size); other sources are
+ * kept as `metadata.src` and never fetched, like the HTML handler does.
+ */
+function imageElement(alt: string, src: string): DraftElement {
+  let bytes: Uint8Array | undefined;
+  let mimeType = "application/octet-stream";
+  const data = /^data:([\w/+.-]+)?(;base64)?,(.*)$/s.exec(src);
+  if (data) {
+    mimeType = data[1] ?? mimeType;
+    try {
+      bytes = data[2] ? new Uint8Array(Buffer.from(data[3]!, "base64")) : new TextEncoder().encode(decodeURIComponent(data[3]!));
+    } catch {
+      bytes = undefined;
+    }
+  } else {
+    const ext = /\.(png|jpe?g|gif|webp|bmp|svg|tiff?)(?:[?#]|$)/i.exec(src)?.[1]?.toLowerCase();
+    if (ext) mimeType = ext === "svg" ? "image/svg+xml" : ext === "jpg" ? "image/jpeg" : ext.startsWith("tif") ? "image/tiff" : `image/${ext}`;
+  }
+  const info = bytes ? imageSize(bytes) : undefined;
+  const el: DraftElement = { type: "Image", text: alt, page: 1, image: { width: info?.width ?? 0, height: info?.height ?? 0, mimeType: info?.mimeType ?? mimeType } };
+  if (bytes && bytes.byteLength > 0) el.image!.bytes = bytes;
+  if (src && !data) el.metadata = { src };
+  return el;
 }
 
 /** Plain text of an inline token: markup dropped, links keep their text, images their alt. */
@@ -212,6 +241,7 @@ function inlineText(token: Token | undefined): InlineResult {
   let pendingBreak = false;
   let images = 0;
   let other = false;
+  let imageSrc: string | undefined;
   const append = (s: string) => {
     if (!s) return;
     if (pendingBreak) text += joinSeparator(text, s);
@@ -234,6 +264,10 @@ function inlineText(token: Token | undefined): InlineResult {
         break;
       case "image":
         images++;
+        {
+          const src = c.attrGet("src");
+          imageSrc = typeof src === "string" ? src : undefined;
+        }
         append((c.children ?? []).map((x) => x.content).join(""));
         break;
       default:
@@ -241,7 +275,9 @@ function inlineText(token: Token | undefined): InlineResult {
     }
   }
   text = text.trim();
-  return { text, objects: inlineFormulas(text), onlyImage: images === 1 && !other };
+  const result: InlineResult = { text, objects: inlineFormulas(text), onlyImage: images === 1 && !other };
+  if (imageSrc !== undefined) result.imageSrc = imageSrc;
+  return result;
 }
 
 /**

@@ -101,6 +101,16 @@ describe("markdownFormat", () => {
     expect(draft.elements[1]!.page).toBe(1);
   });
 
+  it("gives data: images their bytes and size; other sources stay links, never fetched", async () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    const draft = await markdownFormat.parse(new TextEncoder().encode(`![dot](data:image/png;base64,${png})\n\n![remote](http://example.com/a.jpg)\n`), ctx);
+    const [inline, remote] = draft.elements;
+    expect(inline).toMatchObject({ type: "Image", text: "dot", image: { width: 1, height: 1, mimeType: "image/png" } });
+    expect(Buffer.from(inline!.image!.bytes!).toString("base64")).toBe(png);
+    expect(remote).toMatchObject({ type: "Image", text: "remote", image: { mimeType: "image/jpeg", width: 0 }, metadata: { src: "http://example.com/a.jpg" } });
+    expect(remote!.image!.bytes).toBeUndefined();
+  });
+
   it("keeps other HTML blocks as text", async () => {
     const draft = await markdownFormat.parse(new TextEncoder().encode("<div>Some <b>html</b></div>\n"), ctx);
     expect(draft.elements).toEqual([{ type: "NarrativeText", text: "Some html", page: 1 }]);
