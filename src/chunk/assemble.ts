@@ -58,7 +58,8 @@ export function draftChunk(pieces: Piece[], embed: EmbedText, tokenizer: Tokeniz
       const prev = pieces[i - 1]!;
       const next = pieces[i]!;
       const seam = tokenizer.countJoined(prev.text, prev.tokens, PIECE_SEPARATOR, next.text, next.tokens);
-      bodyTokens = seam === undefined ? undefined : bodyTokens + seam - prev.tokens - next.tokens + next.tokens;
+      // The seam count covers prev + separator + next; prev is already in the total.
+      bodyTokens = seam === undefined ? undefined : bodyTokens + seam - prev.tokens;
     }
   } else if (pieces.length > 1) bodyTokens = undefined;
   const tokens = (bodyTokens !== undefined ? embed.tokensAround(text, bodyTokens, path, caption) : undefined) ?? tokenizer.count(embedText);

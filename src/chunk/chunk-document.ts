@@ -102,16 +102,16 @@ function documentInfo(result: ParseResult, o: ResolvedChunkOptions): DocumentInf
   return info;
 }
 
-/**
- * Packs pieces into chunks run by run. A chunk closes when the next piece would not fit,
- * when a second table or image would join it, at a split table piece, at a sub-heading
- * once it holds `minTokens` (hierarchy), and at every block (by_element).
- */
 /** Where drafted chunks go. */
 interface DraftSink {
   push(draft: DraftChunk): void;
 }
 
+/**
+ * Packs pieces into chunks run by run. A chunk closes when the next piece would not fit,
+ * when a second table or image would join it, at a split table piece, at a sub-heading
+ * once it holds `minTokens` (hierarchy), and at every block (by_element).
+ */
 function pack(runs: Run[], o: ResolvedChunkOptions, embed: EmbedText, drafts: DraftSink): void {
   const settings: PieceSettings = { tokenizer: o.tokenizer, overlapTokens: o.overlapTokens, tableFormat: o.tableFormat };
   const budgetOf = (p: { tokens: number }) => Math.max(1, o.maxTokens - p.tokens - BOUNDARY_MARGIN);
