@@ -207,7 +207,6 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       }
       const cx = [m[0] * ax0 + m[2] * ay0 + m[4], m[0] * ax1 + m[2] * ay0 + m[4], m[0] * ax0 + m[2] * ay1 + m[4], m[0] * ax1 + m[2] * ay1 + m[4]];
       const cy = [m[1] * ax0 + m[3] * ay0 + m[5], m[1] * ax1 + m[3] * ay0 + m[5], m[1] * ax0 + m[3] * ay1 + m[5], m[1] * ax1 + m[3] * ay1 + m[5]];
-      if (LIGATURES.test(str)) str = str.normalize("NFKC");
       const run: TextRun = {
         text: str,
         x0: Math.min(cx[0]!, cx[1]!, cx[2]!, cx[3]!),
@@ -247,7 +246,8 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       let width = g.width;
       if (vertical) width = g.vmetric ? -(g.vmetric[0] ?? 0) : width;
       const advance = vertical ? width * widthScale - spacing * gs.dir : width * widthScale + spacing * gs.dir;
-      const u = g.unicode;
+      // Ligature glyphs (ﬁ, ﬂ) become their letters, each sharing the glyph's box.
+      const u = LIGATURES.test(g.unicode) ? g.unicode.normalize("NFKC") : g.unicode;
       textChars += u.length;
       // `isSpace` is about char code 32 (where word spacing applies), not the text: a
       // subset font may map code 32 to any letter. Whitespace is judged by unicode.
