@@ -22,14 +22,18 @@ export async function defaultEmbeddings(): Promise<EmbeddingsInterface> {
   return new HashEmbeddings();
 }
 
-/** `chunkDocument` with the per-document ids filled in. */
+/**
+ * `chunkDocument` with the per-document ids filled in, and the citation geometry
+ * (text spans with boxes, page sizes, page image URLs) that exact highlights need.
+ */
 export async function defaultChunker(): Promise<Chunker> {
   const { chunkDocument } = await import("../chunk/chunk-document.js");
+  const { addCitationGeometry } = await import("../retrieve/citation-geometry.js");
   return (result, context) => {
     const metadata = { ...context.options.metadata, ...(context.url ? { url: context.url } : {}) };
     // The chunker reads filename and job id from the result; make sure they are there.
     const named = result.metadata?.filename ? result : { ...result, metadata: { ...result.metadata, filename: context.filename } };
-    return chunkDocument(named, { ...context.options, sourceId: context.sourceId, metadata });
+    return addCitationGeometry(named, chunkDocument(named, { ...context.options, sourceId: context.sourceId, metadata }));
   };
 }
 

@@ -50,7 +50,13 @@ export interface IngestOptions {
   store: ChunkStore | string;
   /** @default `DocParseClient` from the environment when `DOCPARSE_BASE_URL` is set, else `LocalParser` */
   parser?: Parser;
-  /** Parse configuration sent with every document. @default the service defaults */
+  /**
+   * Parse configuration sent with every document. The default asks for the `pages` list
+   * (page sizes for pixel boxes, page images for the viewer) on top of the service's
+   * defaults. Add `capabilities.include_char_details: true` for exact quote boxes: it
+   * costs memory in proportion to the characters of the largest document in flight.
+   * @default `{ capabilities: { pages: true } }`
+   */
   parseConfig?: ParseConfig;
   /** @default `HashEmbeddings` */
   embeddings?: EmbeddingsInterface;
@@ -105,6 +111,7 @@ export interface IngestOptions {
 
 /** The defaults of `ingest()`, pinned by a test. */
 export const INGEST_DEFAULTS = {
+  parseConfig: { capabilities: { pages: true } } satisfies ParseConfig,
   concurrency: { parse: 4, chunk: 2, embed: 2, store: 1 },
   embedBatchSize: 64,
   embedLingerMs: 10,

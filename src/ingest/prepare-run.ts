@@ -48,16 +48,17 @@ export async function prepareRun(options: ProcessingOptions): Promise<PreparedRu
   const follow = () => internal.abort(options.signal?.reason);
   if (options.signal?.aborted) follow();
   else options.signal?.addEventListener("abort", follow, { once: true });
+  const parseConfig = options.parseConfig ?? INGEST_DEFAULTS.parseConfig;
   const pipeline = createPipeline({
     store,
     parser,
     embeddings,
     chunker,
     chunkOptions: options.chunk ?? {},
-    parseConfig: options.parseConfig,
+    parseConfig,
     optionsHash: optionsHash({
       parser: parser.name,
-      parseConfig: options.parseConfig,
+      parseConfig,
       chunk: options.chunk,
       chunker: options.chunker ? options.chunker.name || "custom" : undefined,
       embedder: options.embedderId ?? describeEmbeddings(embeddings),

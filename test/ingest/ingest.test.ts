@@ -256,6 +256,7 @@ describe("ingest()", () => {
 describe("INGEST_DEFAULTS", () => {
   it("pins the documented defaults", () => {
     expect(INGEST_DEFAULTS).toEqual({
+      parseConfig: { capabilities: { pages: true } },
       concurrency: { parse: 4, chunk: 2, embed: 2, store: 1 },
       embedBatchSize: 64,
       embedLingerMs: 10,
@@ -284,6 +285,10 @@ describe("ingest() with the real parser, chunker and stores", () => {
     const leave = chunks.find((c) => c.metadata.headingPath.includes("年假"));
     expect(leave?.metadata).toMatchObject({ sourceId: "zh/employee-handbook.md", filename: "employee-handbook.md", pageStart: 1 });
     expect(leave?.metadata.regions.length).toBeGreaterThan(0);
+    // The default parse config asks for pages and the default chunker keeps their sizes,
+    // so citations can be drawn in pixels of the page image.
+    expect(leave?.metadata["pageSizes"]).toEqual({ "1": { width: expect.any(Number), height: expect.any(Number) } });
+    expect((leave?.metadata["textSpans"] as unknown[] | undefined)?.length).toBeGreaterThan(0);
     expect((await store.manifest.get("zh/employee-handbook.md"))?.chunkIds).toEqual(ids);
     expect(await ingest({ sources: samples, root: samples, store, exclude: "*.ts" })).toMatchObject({ unchanged: 6, added: 0 });
   });
