@@ -28,7 +28,7 @@ import {
   type Redactor,
   type ResponseContext,
 } from "./response.js";
-import { withRetry } from "./retry.js";
+import { withRetry } from "../retry.js";
 import { attempt } from "./transport.js";
 
 /** Options of {@link DocParseClient.createJob}. */

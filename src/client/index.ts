@@ -3,5 +3,5 @@ export { DocParseClient, type CreateJobOptions, type ParseAsyncOptions, type Cal
 export { CLIENT_DEFAULTS, resolveClientOptions, type DocParseClientOptions, type ResolvedClientOptions, type ClientLogger } from "./options.js";
 export { createWebhookHandler, type WebhookHandler, type WebhookHandlerOptions } from "./webhook-handler.js";
 export { type WaitForJobOptions } from "./jobs.js";
-export { backoffDelay, type RetryPolicy } from "./retry.js";
+export { backoffDelay, type RetryPolicy } from "../retry.js";
 export { parseRetryAfter, RETRYABLE_HTTP } from "./response.js";

@@ -2,7 +2,7 @@ import { DocParseError, LocalErrorCode } from "../errors.js";
 import type { ParsedDocument } from "../parser.js";
 import { ParseResultSchema, type JobStatus } from "../wire/index.js";
 import { interpretEnvelope, validateData, type Redactor, type ResponseContext } from "./response.js";
-import { sleep } from "./retry.js";
+import { sleep } from "../retry.js";
 
 /** Options of {@link DocParseClient.waitForJob}. */
 export interface WaitForJobOptions {

@@ -1,6 +1,7 @@
 import { request } from "undici";
 import { assertAllowedUrl, guardedDispatcher, type AddressPolicy } from "../net/address-guard.js";
 import { signWebhookBody } from "../net/webhook-signature.js";
+import { backoffDelay, sleep } from "../retry.js";
 import { WEBHOOK_SIGNATURE_HEADER, type WebhookBody } from "../wire/index.js";
 import type { ServerLogger } from "./options.js";
 
@@ -15,18 +16,6 @@ export interface WebhookDelivery {
   logger: ServerLogger;
   /** Stops retrying (server shutdown). */
   signal: AbortSignal;
-}
-
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 /**
@@ -63,7 +52,9 @@ export async function deliverWebhook(d: WebhookDelivery): Promise<boolean> {
       }
     }
     d.logger.warn?.(`webhook delivery ${attempt}/${d.attempts} failed (${reason})`, { jobId: d.body.job_id });
-    if (attempt < d.attempts) await wait(Math.random() * d.backoffMs * 2 ** (attempt - 1) + d.backoffMs / 2, d.signal);
+    // An abort (server shutdown) ends the wait early; the loop condition then stops.
+    const step = backoffDelay(attempt - 1, { maxRetries: d.attempts, baseMs: d.backoffMs, maxMs: 60_000 });
+    if (attempt < d.attempts) await sleep(d.backoffMs / 2 + step, d.signal).catch(() => undefined);
   }
   return false;
 }

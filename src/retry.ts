@@ -1,4 +1,4 @@
-import { DocParseError, abortError } from "../errors.js";
+import { DocParseError, abortError } from "./errors.js";
 
 /** How failed attempts are retried. */
 export interface RetryPolicy {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay } from "../../src/client/index.js";
-import { sleep, withRetry } from "../../src/client/retry.js";
-import { DocParseError } from "../../src/errors.js";
+import { backoffDelay } from "../src/client/index.js";
+import { sleep, withRetry } from "../src/retry.js";
+import { DocParseError } from "../src/errors.js";
 
 const policy = { maxRetries: 3, baseMs: 100, maxMs: 1_000 };
 
