@@ -153,6 +153,9 @@ async function readPage(
   }
 }
 
+/** Outline entries whose destination page is resolved, at most; the rest match any page. */
+const MAX_OUTLINE_DESTS = 2_000;
+
 async function readOutline(doc: PdfDocument): Promise<OutlineEntry[]> {
   let items: Awaited<ReturnType<PdfDocument["getOutline"]>>;
   try {
@@ -160,16 +163,38 @@ async function readOutline(doc: PdfDocument): Promise<OutlineEntry[]> {
   } catch {
     return [];
   }
-  const out: OutlineEntry[] = [];
+  const flat: { title: string; depth: number; dest: unknown }[] = [];
   const walk = (list: typeof items, depth: number): void => {
     for (const item of list ?? []) {
-      if (out.length >= MAX_OUTLINE || depth > 12) return;
-      if (item.title?.trim()) out.push({ title: item.title, depth });
+      if (flat.length >= MAX_OUTLINE || depth > 12) return;
+      if (item.title?.trim()) flat.push({ title: item.title, depth, dest: item.dest });
       walk(item.items as typeof items, depth + 1);
     }
   };
   walk(items, 0);
+  const out: OutlineEntry[] = [];
+  for (const [i, e] of flat.entries()) {
+    const entry: OutlineEntry = { title: e.title, depth: e.depth };
+    if (i < MAX_OUTLINE_DESTS) {
+      const page = await destinationPage(doc, e.dest);
+      if (page !== undefined) entry.page = page;
+    }
+    out.push(entry);
+  }
   return out;
+}
+
+/** The 1-based page an outline destination points to, or undefined. */
+async function destinationPage(doc: PdfDocument, dest: unknown): Promise<number | undefined> {
+  try {
+    const explicit = typeof dest === "string" ? await doc.getDestination(dest) : dest;
+    const ref = Array.isArray(explicit) ? explicit[0] : undefined;
+    if (ref && typeof ref === "object") return (await doc.getPageIndex(ref as Parameters<PdfDocument["getPageIndex"]>[0])) + 1;
+    if (typeof ref === "number") return ref + 1;
+  } catch {
+    // A broken destination: the entry matches on any page.
+  }
+  return undefined;
 }
 
 function timeout(ms: number): DocParseError {

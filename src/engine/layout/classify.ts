@@ -6,6 +6,9 @@ export const FIGURE_CAPTION = /^(?:(?:[Ff]igure|FIGURE|[Ff]ig\.|FIG\.|Chart|Exhi
 /** `Table 2`, `表 3`: a table caption. */
 export const TABLE_CAPTION = /^(?:(?:[Tt]able|TABLE|[Tt]ab\.)\s*(?:\d+|[IVX]+\b|[A-Z]\b)|表\s*[\d一二三四五六七八九十])/;
 
+/** Dot leaders, as in a table of contents: `Introduction . . . . 7`. */
+export const DOT_LEADER = /(?:\.\s?){5,}\s*\S*$/;
+
 /** Share of a block's characters in math fonts or math symbols. */
 function mathShare(lines: readonly Line[]): number {
   let n = 0;
@@ -28,6 +31,7 @@ export function classifyBlocks(blocks: Block[]): void {
     if (b.kind !== "text" && b.kind !== "list") continue;
     const text = b.text.trim();
     if (b.mono && b.kind === "text") b.kind = "code";
+    else if (DOT_LEADER.test(text)) continue; // a table-of-contents line: prose, whatever its fonts
     else if (b.lines.length <= 3 && text.length <= 200 && mathShare(b.lines) >= 0.3) b.kind = "formula";
     else if (FIGURE_CAPTION.test(text)) b.kind = "figure-caption";
     else if (TABLE_CAPTION.test(text)) b.kind = "table-caption";

@@ -1,4 +1,4 @@
-import { FIGURE_CAPTION, TABLE_CAPTION, assignListLevels } from "./classify.js";
+import { DOT_LEADER, FIGURE_CAPTION, TABLE_CAPTION, assignListLevels } from "./classify.js";
 import type { Frame } from "./frame.js";
 import { isCjk, type Block, type BlockKind } from "./types.js";
 
@@ -18,6 +18,8 @@ export interface PageLayout {
 export interface OutlineEntry {
   title: string;
   depth: number;
+  /** 1-based page the entry points to, when known: only a block on that page matches. */
+  page?: number;
 }
 
 /** A block placed in the document, with links as indices into the returned list. */
@@ -144,18 +146,25 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
   for (const [size, n] of sizes) if (n > best) [body, best] = [size, n];
   // Style rank: bigger first, then bold before regular.
   const styleKey = (b: Block): string => `${b.fontSize}|${b.bold ? 1 : 0}`;
-  const outlineLevels = new Map<string, number>();
+  // Title key → the levels and pages the outline gives it. Matching on the entry's own
+  // page keeps a table of contents line from being taken for the heading it lists.
+  const outlineLevels = new Map<string, { level: number; page?: number }[]>();
   for (const o of outline) {
     const key = outlineKey(o.title);
-    if (key && !outlineLevels.has(key)) outlineLevels.set(key, o.depth + 1);
+    if (!key) continue;
+    let list = outlineLevels.get(key);
+    if (!list) outlineLevels.set(key, (list = []));
+    list.push({ level: o.depth + 1, ...(o.page !== undefined ? { page: o.page } : {}) });
   }
+  const outlineLevel = (text: string, page: number): number | undefined =>
+    outlineLevels.get(outlineKey(text))?.find((e) => e.page === undefined || e.page === page)?.level;
   const candidates: Block[] = [];
   const styleLevel = new Map<string, number>();
   for (const p of pages) {
     for (const b of p.blocks) {
       if (b.kind !== "text" && b.kind !== "list") continue;
       const text = b.text.trim();
-      const fromOutline = outlineLevels.get(outlineKey(text));
+      const fromOutline = outlineLevel(text, p.number);
       if (fromOutline !== undefined) {
         b.kind = "title";
         b.headingLevel = Math.min(fromOutline, 9);
@@ -165,6 +174,8 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
       }
       const cjk = isCjk(text[0] ?? "");
       if (b.lines.length > 3 || text.length > (cjk ? 60 : 160) || text.length === 0) continue;
+      // A heading says something: not a bare number, not a table-of-contents line.
+      if (!/[\p{L}]/u.test(text) || DOT_LEADER.test(text)) continue;
       if (/[,;，；、]$/.test(text)) continue;
       const larger = body > 0 && b.fontSize >= body * 1.12;
       const boldShort = b.bold && text.length <= (cjk ? 40 : 100) && !/[.。]$/.test(text);
