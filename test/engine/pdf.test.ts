@@ -176,6 +176,24 @@ describe("pdf: headings", () => {
   });
 });
 
+describe("pdf: outline and a table of contents", () => {
+  it("matches outline entries only on their destination page, not in the contents list", async () => {
+    const bytes = await buildPdf(
+      [
+        { texts: [{ text: "Contents", x: 72, y: 60 }, { text: "Chapter One", x: 72, y: 90 }, { text: "Chapter Two", x: 72, y: 110 }] },
+        { texts: [{ text: "Chapter One", x: 72, y: 60, size: 16, font: "bold" }, ...column([prose(1, 60)], 72, 90).texts] },
+        { texts: [{ text: "Chapter Two", x: 72, y: 60, size: 16, font: "bold" }, ...column([prose(2, 60)], 72, 90).texts] },
+      ],
+      { outline: [{ title: "Chapter One", depth: 0, page: 1 }, { title: "Chapter Two", depth: 0, page: 2 }] },
+    );
+    const doc = await parsePdf(bytes);
+    expect(ofType(doc, "Title").map((e) => [e.text, e.page, e.headingLevel])).toEqual([
+      ["Chapter One", 2, 1],
+      ["Chapter Two", 3, 1],
+    ]);
+  });
+});
+
 describe("pdf: running text", () => {
   it("marks repeated margin text as Header/Footer and page numbers as PageNumber", async () => {
     const pages: PageSpec[] = [1, 2, 3, 4].map((n) => ({
