@@ -4,7 +4,7 @@ import { ParseConfigSchema, formatIssues, parsePageRange, resolveCapabilities, t
 import type { AddressPolicy } from "../net/url-guard.js";
 import type { EngineLimits, FormatContext, FormatHandler } from "./draft.js";
 import { FORMAT_LOADERS, type FormatId } from "./registry.js";
-import { assemble } from "./assemble.js";
+import { assemble, type AssetWrite } from "./assemble.js";
 import { ASSET_NAME_PATTERN, FILE_ID_PATTERN, SOURCE_INFO_NAME, SOURCE_NAME, assetMimeType, type AssetStore } from "./assets.js";
 import { DiskAssetStore } from "./disk-asset-store.js";
 import { detectFormat } from "./detect.js";
@@ -193,16 +193,10 @@ export class LocalParser implements Parser {
       checkDeadline(started, timeoutMs);
 
       // Asset work only for what the request asked for.
-      const writes: Promise<void>[] = [];
-      if (capabilities.pages && canRenderPages && !estimated) {
-        if (password !== undefined) this.#rememberPassword(fileId, password);
-        writes.push(this.#storeSource(fileId, read.bytes, { format: detected.format, mimeType: detected.mimeType }));
-      }
-      for (const asset of assembled.assets) {
-        const page = /^layout-(\d+)\.json$/.exec(asset.name);
-        writes.push(page ? this.#storeLayout(fileId, Number(page[1]), asset.bytes) : this.assets.put(fileId, asset.name, asset.bytes));
-      }
-      await untilAborted(Promise.all(writes), signal);
+      const keepSource = capabilities.pages && canRenderPages && !estimated;
+      if (keepSource && password !== undefined) this.#rememberPassword(fileId, password);
+      const source = keepSource ? { bytes: read.bytes, info: { format: detected.format, mimeType: detected.mimeType } } : undefined;
+      await untilAborted(this.#storeAssets(fileId, source, assembled.assets), signal);
 
       const result: ParsedDocument = assembled.result;
       if (read.sourceUrl) {
@@ -280,6 +274,16 @@ export class LocalParser implements Parser {
     if (current && Buffer.from(current).equals(bytes)) return;
     await this.assets.put(fileId, name, bytes);
     await this.assets.delete(fileId, `page-${page}.png`);
+  }
+
+  async #storeAssets(fileId: string, source: { bytes: Uint8Array; info: SourceInfo } | undefined, assets: readonly AssetWrite[]): Promise<void> {
+    const writes: Promise<void>[] = [];
+    if (source) writes.push(this.#storeSource(fileId, source.bytes, source.info));
+    for (const asset of assets) {
+      const page = /^layout-(\d+)\.json$/.exec(asset.name);
+      writes.push(page ? this.#storeLayout(fileId, Number(page[1]), asset.bytes) : this.assets.put(fileId, asset.name, asset.bytes));
+    }
+    await Promise.all(writes);
   }
 
   // Page images of a protected PDF need its password later. Kept in memory only (never in
