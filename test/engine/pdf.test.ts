@@ -419,6 +419,12 @@ describe("pdf: element types", () => {
     expect([view.getUint32(16), view.getUint32(20)]).toEqual([30, 20]);
   });
 
+  it("does not report a page-sized background image under text as an Image", async () => {
+    const bytes = await buildPdf([{ images: [{ x: 0, y: 0, width: 612, height: 792 }], texts: [{ text: "Text over a background", x: 72, y: 72 }] }]);
+    const doc = await parsePdf(bytes);
+    expect(doc.elements.map((e) => e.type)).toEqual(["NarrativeText"]);
+  });
+
   it("removes watermarks only when asked", async () => {
     const spec: PageSpec = {
       texts: [

@@ -20,7 +20,10 @@ export interface PageContent {
 export interface PageLayoutOptions {
   /** Compute per-character boxes (`char_details`). @default false */
   chars?: boolean;
-  /** Images narrower or shorter than this share of the page are dropped as strips. @default 0.01 */
+  /**
+   * Images narrower or shorter than this share of the page are dropped as strips; images
+   * covering 85 % of a page that has text are dropped as backgrounds. @default 0.01
+   */
   minImageShare?: number;
 }
 
@@ -64,6 +67,8 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
     const h = img.y1 - img.y0;
     if (w < minImageShare * content.width || h < minImageShare * content.height) continue;
     if (w / h > 30 || h / w > 30) continue;
+    // A page-sized image under text is a background or the scan behind a text layer.
+    if (w * h >= 0.85 * content.width * content.height && content.runs.length > 0) continue;
     blocks.push({ ...rect(img), lines: [], text: "", fontSize: 0, bold: false, mono: false, kind: "image", image: img });
   }
   return readingOrder(blocks);
