@@ -157,6 +157,9 @@ describe("pdf: renderPage", () => {
     const rv = new DataView(rotated.buffer, rotated.byteOffset);
     expect([rv.getUint32(16), rv.getUint32(20)]).toEqual([396, 306]);
     expect(await codeOf(pdfFormat.renderPage!(bytes, 3, { dpi: 72 }))).toBe(40424);
+    // Pages of one file rendered at once share the open document.
+    const both = await Promise.all([pdfFormat.renderPage!(bytes, 1, { dpi: 36 }), pdfFormat.renderPage!(bytes, 2, { dpi: 36 })]);
+    expect(both.map((p) => new DataView(p.buffer, p.byteOffset).getUint32(16))).toEqual([306, 396]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { DocParseError } from "../../errors.js";
 import { openPdf, pdfError, type PdfDocument, type PdfPage } from "./pdf-load.js";
 
@@ -44,10 +45,69 @@ export async function renderLoadedPage(doc: PdfDocument, page: PdfPage, dpi: num
   }
 }
 
-/** `FormatHandler.renderPage` for PDF: opens the bytes, renders one page, closes. */
+/** Open documents kept for page renders, most recent last. @default 2 documents, 15 s idle */
+const OPEN_DOCS = 2;
+const OPEN_IDLE_MS = 15_000;
+
+interface OpenDoc {
+  key: string;
+  doc: Promise<PdfDocument>;
+  timer: NodeJS.Timeout | undefined;
+  users: number;
+}
+const open: OpenDoc[] = [];
+
+function docKey(bytes: Uint8Array, password: string | undefined): string {
+  return `${createHash("sha1").update(bytes).digest("hex")}|${password ?? ""}`;
+}
+
+function release(entry: OpenDoc): void {
+  entry.users--;
+  if (entry.users > 0) return;
+  if (entry.timer) clearTimeout(entry.timer);
+  entry.timer = setTimeout(() => evict(entry), OPEN_IDLE_MS);
+  // An idle cached document must not keep the process alive.
+  entry.timer.unref();
+}
+
+function evict(entry: OpenDoc): void {
+  const i = open.indexOf(entry);
+  if (i >= 0) open.splice(i, 1);
+  if (entry.timer) clearTimeout(entry.timer);
+  void entry.doc.then((d) => d.destroy()).catch(() => undefined);
+}
+
+/**
+ * Borrows an open document for rendering. A viewer asks for page after page of the same
+ * file: reopening it for each page would parse its structure and fonts every time.
+ */
+async function borrow(bytes: Uint8Array, password: string | undefined): Promise<OpenDoc> {
+  const key = docKey(bytes, password);
+  let entry = open.find((e) => e.key === key);
+  if (entry) {
+    open.splice(open.indexOf(entry), 1);
+  } else {
+    entry = { key, doc: openPdf(bytes, password !== undefined ? { password } : {}), timer: undefined, users: 0 };
+    // A failed open is not cached.
+    entry.doc.catch(() => evict(entry!));
+  }
+  open.push(entry);
+  if (entry.timer) clearTimeout(entry.timer);
+  entry.timer = undefined;
+  entry.users++;
+  while (open.length > OPEN_DOCS) {
+    const oldest = open.find((e) => e.users === 0);
+    if (!oldest) break;
+    evict(oldest);
+  }
+  return entry;
+}
+
+/** `FormatHandler.renderPage` for PDF: renders one page (documents stay open briefly for the next page). */
 export async function renderPdfPage(bytes: Uint8Array, pageNumber: number, options: { dpi: number; password?: string; signal?: AbortSignal }): Promise<Uint8Array> {
-  const doc = await openPdf(bytes, { password: options.password });
+  const entry = await borrow(bytes, options.password);
   try {
+    const doc = await entry.doc;
     if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > doc.numPages) {
       throw new DocParseError(40424, `Page ${pageNumber} is beyond the document (${doc.numPages} pages)`);
     }
@@ -57,8 +117,12 @@ export async function renderPdfPage(bytes: Uint8Array, pageNumber: number, optio
     } catch (cause) {
       throw pdfError(cause, pageNumber);
     }
-    return await renderLoadedPage(doc, page, options.dpi);
+    try {
+      return await renderLoadedPage(doc, page, options.dpi);
+    } finally {
+      page.cleanup();
+    }
   } finally {
-    await doc.destroy();
+    release(entry);
   }
 }
