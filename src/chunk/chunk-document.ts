@@ -123,7 +123,10 @@ function pack(runs: Run[], o: ResolvedChunkOptions, embed: EmbedText, drafts: Dr
     carry = [];
     run.blocks.forEach((block, i) => {
       const section = run.sections[i]!;
-      pieces.push(...blockPieces(block, section, budgetOf(embed.prefix(section)), settings));
+      // Leave room for a heading right above, so it goes with the start of its content.
+      const above = pieces[pieces.length - 1];
+      const lead = o.strategy !== "by_element" && above?.kind === "heading" && above.block === run.blocks[i - 1] ? above.tokens + SEPARATOR_TOKENS : 0;
+      pieces.push(...blockPieces(block, section, budgetOf(embed.prefix(section)), settings, lead));
     });
     // A heading with nothing under it but deeper sections goes down with the first of them.
     const next = runs[r + 1];
@@ -150,11 +153,25 @@ function pack(runs: Run[], o: ResolvedChunkOptions, embed: EmbedText, drafts: Dr
       if (current.length > 0) {
         const last = current[current.length - 1]!;
         const prefix = embed.prefix(sectionPiece(current).section).tokens;
+        // Pieces of one text that meet in a chunk again become one stretch of the source:
+        // no paragraph break inserted mid-sentence, no overlap (overlapTokens) repeated
+        // inside a chunk.
+        if (p.block === last.block && !p.rows && !last.rows && p.captionOnly === last.captionOnly) {
+          const source = p.captionOnly ? p.block.table!.caption!.text : p.block.text;
+          const text = source.slice(last.start, p.end);
+          const tokens = o.tokenizer.count(text);
+          if (prefix + used - last.tokens + tokens + BOUNDARY_MARGIN <= o.maxTokens) {
+            current[current.length - 1] = { ...last, text, tokens, end: p.end, oversized: last.oversized || p.oversized };
+            used += tokens - last.tokens;
+            continue;
+          }
+          flush();
+        }
         const fits = prefix + used + SEPARATOR_TOKENS + p.tokens + BOUNDARY_MARGIN <= o.maxTokens;
         const special = (p.kind === "table" || p.kind === "image") && current.some((c) => c.kind === "table" || c.kind === "image");
         const subsection = o.strategy === "hierarchy" && p.kind === "heading" && p.first && used >= o.minTokens;
         const perElement = o.strategy === "by_element" && p.block !== last.block;
-        if (!fits || special || subsection || perElement || !p.mergeable || !last.mergeable) flush();
+        if (current.length > 0 && (!fits || special || subsection || perElement || !p.mergeable || !last.mergeable)) flush();
       }
       used += (current.length > 0 ? SEPARATOR_TOKENS : 0) + p.tokens;
       current.push(p);

@@ -38,10 +38,14 @@ export interface PieceSettings {
   tableFormat: "html" | "markdown";
 }
 
-/** Cuts a block into pieces of at most `budget` tokens each (when it can be cut). */
-export function blockPieces(block: Block, section: Section, budget: number, s: PieceSettings): Piece[] {
-  if (block.kind === "table") return tablePieces(block, section, budget, s);
-  return textPieces(block, section, block.text, 0, block.text.length, budget, s);
+/**
+ * Cuts a block into pieces of at most `budget` tokens each (when it can be cut). `lead`
+ * is room to leave in the first piece for a heading just before the block, so that a
+ * heading is not left alone in a chunk when the block has to be cut.
+ */
+export function blockPieces(block: Block, section: Section, budget: number, s: PieceSettings, lead = 0): Piece[] {
+  if (block.kind === "table") return tablePieces(block, section, budget, s, lead);
+  return textPieces(block, section, block.text, 0, block.text.length, budget, s, lead);
 }
 
 /** Pieces of a text stretch [start, end) of a block; re-used to re-cut a piece. */
@@ -53,10 +57,13 @@ export function textPieces(
   end: number,
   budget: number,
   s: PieceSettings,
+  lead = 0,
 ): Piece[] {
   const slice = start === 0 && end === text.length ? text : text.slice(start, end);
   const tokens = s.tokenizer.count(slice);
   if (tokens <= budget) return [textPiece(block, section, slice, tokens, start, end, start === 0, false)];
+  // Every piece gets the first piece's smaller budget: the splitter has one size.
+  if (lead > 0 && lead * 2 < budget) budget -= lead;
   const ranges = splitTextRanges(slice, {
     chunkSize: budget,
     chunkOverlap: Math.min(s.overlapTokens, Math.floor(budget / 2)),
@@ -73,7 +80,7 @@ function textPiece(block: Block, section: Section, text: string, tokens: number,
   return { block, section, kind: block.kind, text, tokens, start, end, withCaption: false, first, mergeable: true, oversized };
 }
 
-function tablePieces(block: Block, section: Section, budget: number, s: PieceSettings): Piece[] {
+function tablePieces(block: Block, section: Section, budget: number, s: PieceSettings, lead: number): Piece[] {
   const { model, caption } = block.table!;
   const captionText = caption?.text.trim() ?? "";
   let captionTokens = captionText === "" ? 0 : s.tokenizer.count(captionText) + 1;
@@ -84,8 +91,11 @@ function tablePieces(block: Block, section: Section, budget: number, s: PieceSet
     inline = false;
     captionTokens = 0;
   }
-  const rows = splitTable(model, s.tableFormat, s.tokenizer, Math.max(1, budget - captionTokens), Math.max(1, budget - captionTokens));
-  const base = { block, section, kind: block.kind, start: 0, end: 0, mergeable: rows.length === 1 };
+  const rest = Math.max(1, budget - captionTokens);
+  const first = lead > 0 && lead * 2 < rest ? rest - lead : rest;
+  const rows = splitTable(model, s.tableFormat, s.tokenizer, rest, first);
+  // Pieces of a split table stand alone, except that the first may join a heading above.
+  const base = { block, section, kind: block.kind, start: 0, end: 0 };
   rows.forEach((r, i) => {
     const withCaption = inline && i === 0;
     const text = withCaption ? `${captionText}\n\n${r.text}` : r.text;
@@ -97,6 +107,7 @@ function tablePieces(block: Block, section: Section, budget: number, s: PieceSet
       withCaption,
       ...(inline && i > 0 ? { captionContext: captionText } : {}),
       first: i === 0,
+      mergeable: rows.length === 1 || (i === 0 && first < rest),
       oversized: r.oversized,
     });
   });

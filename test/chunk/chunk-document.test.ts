@@ -225,3 +225,22 @@ describe("optional members present, absent or inconsistent", () => {
     expect(c!.text.slice(o.textRange[0], o.textRange[1])).toBe("中文");
   });
 });
+
+describe("pieces of a long element", () => {
+  const long = Array.from({ length: 120 }, (_, i) => `Sentence number ${i} is here.`).join(" ");
+
+  it("leave room for the heading above, so the heading is never a chunk alone", () => {
+    const chunks = chunkDocument(result([el("Title", "Terms and Conditions", { element_id: "h" }), el("NarrativeText", long, { element_id: "p" })]), { maxTokens: 80 });
+    expect(chunks[0]!.metadata.elementIds).toEqual(["h", "p"]);
+    expect(chunks[0]!.text.startsWith("Terms and Conditions\n\nSentence number 0")).toBe(true);
+  });
+
+  it("that meet in one chunk are the source text again (no inserted break, no repeated overlap)", () => {
+    const text = "任何一方违反本合同约定的，应当承担违约责任；给对方造成损失的，应当赔偿损失。";
+    const elements = [el("Title", "第三章 违约责任", { element_id: "h" }), el("NarrativeText", text, { element_id: "p" })];
+    const chunks = chunkDocument(result(elements), { maxTokens: 32, minTokens: 0, overlapTokens: 4, tokenizer: "approximate" });
+    const bodyOnly = chunks.filter((c) => c.metadata.elementIds.join() === "p");
+    expect(bodyOnly.length).toBeGreaterThan(1);
+    for (const c of bodyOnly) expect(text).toContain(c.text);
+  });
+});
