@@ -30,7 +30,7 @@ export interface LaidElement {
 
 /** One thing to draw on an estimated page, in pixels at 144 dpi. */
 export type PaintItem =
-  | { kind: "text"; x: number; y: number; px: number; lineHeight: number; mono?: boolean; bold?: boolean; lines: { t: string; w: number }[] }
+  | { kind: "text"; x: number; y: number; px: number; lineHeight: number; mono?: boolean; bold?: boolean; bullet?: boolean; lines: { t: string; w: number }[] }
   | { kind: "cell"; box: [number, number, number, number]; px: number; lineHeight: number; header?: boolean; lines: { t: string; w: number }[] }
   | { kind: "image"; box: [number, number, number, number]; label: string };
 
@@ -256,6 +256,8 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
         const item: PaintItem = { kind: "text", x: left, y: y0, px: font.px, lineHeight: font.lineHeight, lines };
         if (font.mono) item.mono = true;
         if (el.type === "Title") item.bold = true;
+        // Bullets are not in a list item's text (numbers are): draw one on its first piece.
+        if (el.type === "ListItem" && first === 0 && !/^(\d{1,3}[.)]|[a-zA-Z][.)]|\(\d{1,3}\)|（|[一二三四五六七八九十]+、|[①-⑳])/u.test(el.text)) item.bullet = true;
         entry.paint = [item];
       }
       out.push(entry);

@@ -71,6 +71,7 @@ export async function renderFlowPage(snapshot: FlowPageSnapshot, dpi: number): P
       g.fillStyle = "#111111";
       g.font = `${item.bold ? "bold " : ""}${item.px}px ${item.mono ? MONO : SANS}`;
       drawLines(item.lines, item.x, item.y, item.px, item.lineHeight);
+      if (item.bullet) g.fillText("•", item.x - item.px, item.y + baseline(item.px, item.lineHeight));
     } else if (item.kind === "cell") {
       const [x0, y0, x1, y1] = item.box;
       if (item.header) {

@@ -323,6 +323,40 @@ describe("estimated page images", () => {
     expect(small).toEqual(image); // cached: the dpi applies when a page is first drawn
   });
 
+  it("draws each element's text inside its coordinates, and nothing in the margins", async () => {
+    const { createCanvas, loadImage } = await import("@napi-rs/canvas");
+    const parser = new LocalParser({ assets: new MemoryAssetStore(), estimatedPageImages: true });
+    const r = await parser.parse(Buffer.from(EN_MD + "\n" + ZH_TXT), { filename: "mix.md", config: { capabilities: { pages: true } } });
+    const image = (await parser.pageImage(r.file_id, 1))!;
+    const img = await loadImage(Buffer.from(image.bytes));
+    const canvas = createCanvas(img.width, img.height);
+    const g = canvas.getContext("2d");
+    g.drawImage(img, 0, 0);
+    const { data, width, height } = g.getImageData(0, 0, img.width, img.height);
+    const dark = (x0: number, y0: number, x1: number, y1: number) => {
+      let n = 0;
+      for (let y = Math.floor(y0 * height); y < Math.ceil(y1 * height); y++)
+        for (let x = Math.floor(x0 * width); x < Math.ceil(x1 * width); x++) if (data[(y * width + x) * 4]! < 128) n++;
+      return n;
+    };
+    const onPage = r.elements.filter((e) => e.page_number === 1);
+    expect(onPage.length).toBeGreaterThan(5);
+    for (const e of onPage) {
+      const [x0, y0, , , x1, y1] = e.coordinates as [number, number, number, number, number, number];
+      expect(dark(x0, y0, x1, y1), `${e.type} "${e.text.slice(0, 20)}"`).toBeGreaterThan(0);
+    }
+    // The right margin holds nothing, and almost all ink is inside element boxes (bullets
+    // are drawn left of their item's text, outside its box).
+    expect(dark(0.9, 0, 1, 1)).toBe(0);
+    const inside = new Set<number>();
+    for (const e of onPage) {
+      const [x0, y0, , , x1, y1] = e.coordinates as [number, number, number, number, number, number];
+      for (let y = Math.floor(y0 * height); y < Math.ceil(y1 * height); y++)
+        for (let x = Math.floor(x0 * width); x < Math.ceil(x1 * width); x++) if (data[(y * width + x) * 4]! < 128) inside.add(y * width + x);
+    }
+    expect(inside.size / dark(0, 0, 1, 1)).toBeGreaterThan(0.97);
+  });
+
   it("is off by default in process, on by default behind an assetBaseUrl (a server)", async () => {
     const store = new MemoryAssetStore();
     const config: ParseConfig = { capabilities: { pages: true } };
