@@ -82,6 +82,13 @@ describe("pglite:// store", () => {
     expect(store.indexed).toBe(false);
   });
 
+  it("index: auto keeps exact search for sparse vectors (HashEmbeddings-like)", async () => {
+    const store = await PgStore.open({ ...shared, close: async () => {} }, { schema: `t${++n}`, hnswThreshold: 5 });
+    await store.upsert(Array.from({ length: 8 }, (_, i) => record(makeChunk(`s${i}`, `row ${i}`, { chunkIndex: i }), axis(i))));
+    expect(store.indexed).toBe(false);
+    expect((await store.query({ vector: axis(3), k: 1 }))[0]?.chunk.id).toBe("s3");
+  });
+
   it("index: hnsw indexes from the first write; exact never does", async () => {
     const hnsw = await PgStore.open({ ...shared, close: async () => {} }, { schema: `t${++n}`, index: "hnsw" });
     expect(hnsw.indexed).toBe(false);

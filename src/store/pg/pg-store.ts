@@ -30,7 +30,9 @@ export interface PgStoreOptions {
   schema?: string;
   /**
    * `auto`: exact search (sequential scan) until the table holds `hnswThreshold` chunks,
-   * then an HNSW index (cosine) is built once, after the write that crossed it.
+   * then an HNSW index (cosine) is built once, after the write that crossed it — for
+   * dense vectors only: sparse ones (most components zero, as HashEmbeddings makes) stay
+   * exact, because HNSW finds their neighbours poorly (measured).
    * `exact`: never index (call `createIndex()` yourself after a bulk load).
    * `hnsw`: index from the first write (every insert then updates the graph: slow in PGlite).
    * @default "auto"
@@ -74,6 +76,8 @@ export const PG_STORE_DEFAULTS = {
 } as const;
 
 const INDEX_NAME = "chunks_vector_hnsw_idx";
+/** Above this fraction of zero components, `auto` treats vectors as sparse (lexical) and keeps exact search. */
+const SPARSE_ZERO_FRACTION = 0.5;
 /** Widest vector kept inline (4 bytes a number; 1800 × 4 leaves room in an 8 kB page). */
 const PLAIN_STORAGE_MAX_DIMENSION = 1800;
 
@@ -90,6 +94,8 @@ export class PgStore implements ChunkStore {
   readonly #options: Required<Omit<PgStoreOptions, "schema">>;
   #dimension: number | undefined;
   #indexed = false;
+  /** `auto` found the vectors sparse and keeps exact search. */
+  #sparse = false;
   #closed = false;
 
   private constructor(client: SqlClient, schema: string, options: Required<Omit<PgStoreOptions, "schema">>) {
@@ -361,14 +367,35 @@ export class PgStore implements ChunkStore {
   }
 
   async #maybeIndex(): Promise<void> {
-    if (this.#options.index === "exact" || this.#indexed || this.#dimension === undefined) return;
+    if (this.#options.index === "exact" || this.#indexed || this.#sparse || this.#dimension === undefined) return;
     if (this.#options.index === "auto") {
       const rows = await this.#run((exec) =>
         exec.query(`SELECT 1 FROM ${this.#schema}.chunks OFFSET ${this.#options.hnswThreshold - 1} LIMIT 1`),
       );
       if (rows.length === 0) return;
+      // Measured (docs/performance.md): HNSW recall@10 on sparse lexical vectors such as
+      // HashEmbeddings' was 0.36 at 100k chunks (0.59 with ef_search 400), against 1.0
+      // on dense model vectors. Sparse stores stay exact rather than silently lose hits.
+      if (await this.#looksSparse()) {
+        this.#sparse = true;
+        return;
+      }
     }
     await this.createIndex();
+  }
+
+  /** Whether most components of a sample of stored vectors are zero. */
+  async #looksSparse(): Promise<boolean> {
+    const rows = await this.#run((exec) => exec.query<{ v: string }>(`SELECT vector::text AS v FROM ${this.#schema}.chunks LIMIT 64`));
+    let zeros = 0;
+    let total = 0;
+    for (const row of rows) {
+      for (const x of parseVector(row.v)) {
+        total++;
+        if (x === 0) zeros++;
+      }
+    }
+    return total > 0 && zeros / total > SPARSE_ZERO_FRACTION;
   }
 
   async #loadState(exec: SqlExecutor): Promise<void> {

@@ -3,10 +3,12 @@
  * MemoryStore, PGlite (exact scan), PGlite + HNSW, and LangChain's MemoryVectorStore, on
  * the same vectors in the same run; recall@10 of HNSW against exact search.
  *
- *   npx tsx test/bench/store/store.ts [--sizes 10000,100000] [--dim 384] [--queries 30] [--pglite-max 100000]
+ *   npx tsx test/bench/store/store.ts [--sizes 10000,100000] [--dim 384] [--queries 30] [--pglite-max 100000] [--vectors hash|dense]
  *
- * Vectors are HashEmbeddings of synthetic texts (Zipf-distributed words, topical
- * clusters), so they are sparse-ish and clustered like real lexical embeddings.
+ * `--vectors hash` (default): HashEmbeddings of synthetic texts (Zipf-distributed words,
+ * topical clusters) — sparse lexical vectors, what the embedded default produces.
+ * `--vectors dense`: dense vectors of low intrinsic dimension (a random projection of
+ * 24-dimensional Gaussian topic clusters), shaped like a neural embedding model's. HNSW recall differs a lot between the two.
  * Ratios are against MemoryStore measured in the same run.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -27,6 +29,7 @@ const SIZES = (args.get("sizes") ?? "10000,100000").split(",").map(Number);
 const DIM = Number(args.get("dim") ?? 384);
 const QUERIES = Number(args.get("queries") ?? 30);
 const PGLITE_MAX = Number(args.get("pglite-max") ?? 100_000);
+const VECTORS = args.get("vectors") ?? "hash";
 const BATCH = 1000;
 const K = 10;
 
@@ -51,6 +54,28 @@ function syntheticText(random: () => number, topic: number): string {
     else words.push(VOCAB[Math.min(VOCAB.length - 1, Math.floor(Math.exp(random() * Math.log(VOCAB.length))) - 1)]!);
   }
   return words.join(" ");
+}
+
+// Dense vectors with a low intrinsic dimension, as neural embeddings have: a point is a
+// random linear image of a 24-dimensional latent (its topic's centre + Gaussian spread),
+// plus a little full-dimensional noise.
+const LATENT = 24;
+let projection: number[][] | undefined;
+const centres = new Map<number, number[]>();
+const gauss = (r: () => number) => Math.sqrt(-2 * Math.log(r() || 1e-12)) * Math.cos(2 * Math.PI * r());
+function denseVector(random: () => number, topic: number): number[] {
+  if (!projection) {
+    const pr = rng(99);
+    projection = Array.from({ length: DIM }, () => Array.from({ length: LATENT }, () => gauss(pr)));
+  }
+  if (!centres.has(topic)) {
+    const cr = rng(1000 + topic);
+    centres.set(topic, Array.from({ length: LATENT }, () => gauss(cr)));
+  }
+  const z = centres.get(topic)!.map((c) => c + 0.7 * gauss(random));
+  const v = projection.map((row) => row.reduce((s, a, j) => s + a * z[j]!, 0) + 0.3 * gauss(random));
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
 }
 
 function makeData(n: number, embeddings: HashEmbeddings): { records: StoredChunk[]; queries: number[][] } {
@@ -79,10 +104,13 @@ function makeData(n: number, embeddings: HashEmbeddings): { records: StoredChunk
         contentHash: `h${i}`,
       },
     };
-    records.push({ ...chunk, vector: embeddings.embedSync(text) });
+    records.push({ ...chunk, vector: VECTORS === "dense" ? denseVector(random, topic) : embeddings.embedSync(text) });
   }
   const qr = rng(7);
-  const queries = Array.from({ length: QUERIES }, () => embeddings.embedSync(syntheticText(qr, Math.floor(qr() * TOPICS)).split(" ").slice(0, 8).join(" ")));
+  const queries = Array.from({ length: QUERIES }, () => {
+    const topic = Math.floor(qr() * TOPICS);
+    return VECTORS === "dense" ? denseVector(qr, topic) : embeddings.embedSync(syntheticText(qr, topic).split(" ").slice(0, 8).join(" "));
+  });
   return { records, queries };
 }
 
@@ -138,7 +166,7 @@ async function main(): Promise<void> {
   for (const n of SIZES) {
     const t0 = performance.now();
     const { records, queries } = makeData(n, embeddings);
-    console.log(`\n== ${n} chunks, dim ${DIM}, ${queries.length} queries, k=${K} (data in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    console.log(`\n== ${n} chunks (${VECTORS} vectors), dim ${DIM}, ${queries.length} queries, k=${K} (data in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 
     // Reference: MemoryStore (exact cosine).
     const memory = new MemoryStore();
