@@ -241,6 +241,11 @@ export class LocalParser implements Parser {
     return this.asset(fileId, `page-${page}.png`);
   }
 
+  /** Same as {@link LocalParser.pageImage} (the name the engine's handlers use for it). */
+  renderPage(fileId: string, page: number): Promise<AssetFile | undefined> {
+    return this.pageImage(fileId, page);
+  }
+
   async #render(fileId: string, page: number, name: string): Promise<AssetFile | undefined> {
     const dpi = this.#options.pageImageDpi ?? LOCAL_PARSER_DEFAULTS.pageImageDpi;
     const [source, infoBytes] = await Promise.all([this.assets.get(fileId, SOURCE_NAME), this.assets.get(fileId, SOURCE_INFO_NAME)]);

@@ -535,6 +535,7 @@ describe("formats with real pages (through the FormatHandler port)", () => {
       expect(a).toEqual({ bytes: TINY_PNG, mimeType: "image/png" });
       expect(b).toEqual(a);
       expect(await parser.pageImage(r.file_id, 2)).toEqual(a);
+      expect(await parser.renderPage(r.file_id, 2)).toEqual(a);
       expect(handler.renders).toEqual([2]);
       expect(existsSync(fileURLToPath(url))).toBe(true);
       // A second parser on the same store (a restarted server) still serves it.
