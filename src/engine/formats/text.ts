@@ -259,12 +259,18 @@ function blockElements(lines: string[], out: DraftElement[]): void {
 }
 
 /**
- * Lines of one block → paragraphs. Hard-wrapped prose is joined; a line is its own
- * paragraph when it starts indented (the Chinese convention of two full-width spaces),
+ * Lines of one block → paragraphs. Hard-wrapped prose is joined; a block of only short
+ * lines keeps them apart; a line is its own paragraph when it starts indented (the Chinese convention of two full-width spaces),
  * when the previous line is long (text written one paragraph per line), or when the
  * previous CJK line ended a sentence.
  */
 function paragraphs(lines: string[]): string[] {
+  // Only short lines (an address, a signature, a verse): each is its own line, not
+  // hard-wrapped prose (which fills its lines).
+  // A line ending mid-sentence (comma, colon, hyphen) is wrapped prose all the same.
+  if (lines.length > 1 && lines.every((l) => visualLength(l.trim()) <= 32) && !lines.slice(0, -1).some((l) => /[，、,；;：:\-–]$/.test(l.trim()))) {
+    return lines.map((l) => l.trim()).filter(Boolean);
+  }
   const out: string[] = [];
   let current: string[] = [];
   lines.forEach((line, i) => {

@@ -107,6 +107,12 @@ describe("textToElements (English)", () => {
     ]);
   });
 
+  it("keeps short lines apart (an address, a signature), but joins a line broken mid-sentence", () => {
+    expect(summary("Best regards\nJane Doe\nACME Ltd.").map((e) => e[1])).toEqual(["Best regards", "Jane Doe", "ACME Ltd."]);
+    expect(summary("办公室\n2024年3月1日").map((e) => e[1])).toEqual(["办公室", "2024年3月1日"]);
+    expect(summary("We met on Monday,\nand agreed.").map((e) => e[1])).toEqual(["We met on Monday, and agreed."]);
+  });
+
   it("splits one-paragraph-per-line text", () => {
     const long = "word ".repeat(40).trim();
     expect(textToElements(`${long}\n${long}`).length).toBe(2);
