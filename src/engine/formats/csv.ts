@@ -2,7 +2,7 @@ import { DocParseError } from "../../errors.js";
 import type { DraftDocument, FormatContext, FormatHandler } from "../draft.js";
 import { decodeText, normalizeText } from "../text-decode.js";
 import { officeOptions } from "./office/options.js";
-import { buildTable, tableText, type GridCell } from "./office/table-grid.js";
+import { MAX_TABLE_CELLS, buildTable, tableText, type GridCell } from "./office/table-grid.js";
 
 /**
  * CSV/TSV → one Table on one page. RFC 4180 quoting (quotes double to escape, fields
@@ -100,10 +100,16 @@ async function parseCsv(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
   if (text.trim() === "") throw new DocParseError(40422, "The CSV file holds no data");
   const delimiter = /\.tsv$/i.test(ctx.filename ?? "") ? "\t" : sniffDelimiter(text);
   const parsed = parseCsvRows(text, delimiter, options.max_sheet_rows);
-  const rows = parsed.rows.filter((r, i) => i < parsed.rows.length - 1 || r.some((f) => f !== ""));
-  let width = Math.max(...rows.map((r) => r.length));
-  const truncated = parsed.truncated || width > options.max_sheet_cols;
-  width = Math.min(width, options.max_sheet_cols);
+  let rows = parsed.rows.filter((r, i) => i < parsed.rows.length - 1 || r.some((f) => f !== ""));
+  let width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+  let truncated = parsed.truncated || width > options.max_sheet_cols;
+  width = Math.min(width, options.max_sheet_cols, MAX_TABLE_CELLS);
+  // One very wide row must not pad every other row to a grid of billions of cells.
+  const rowCap = Math.max(1, Math.floor(MAX_TABLE_CELLS / Math.max(1, width)));
+  if (rows.length > rowCap) {
+    rows = rows.slice(0, rowCap);
+    truncated = true;
+  }
   const grid: GridCell[][] = rows.map((r) => Array.from({ length: width }, (_, c) => ({ col: c, text: (r[c] ?? "").trim() })));
   const table = buildTable(grid, 1);
   const metadata: Record<string, unknown> = { delimiter };

@@ -4,7 +4,7 @@ import { linkCaptions } from "./office/captions.js";
 import { officeOptions } from "./office/options.js";
 import { alignWithPdf, renderViaPdf, wantsPrintedGeometry } from "./office/pdf-geometry.js";
 import { imageSize } from "./image-size.js";
-import { buildTable, tableText, type GridCell } from "./office/table-grid.js";
+import { MAX_SPAN, buildTable, spanOf, tableText, type GridCell } from "./office/table-grid.js";
 import { child, children, find, findAll, parseXml, readRels, textOf, type XNode } from "./office/xml.js";
 import { OfficeZip } from "./office/zip.js";
 
@@ -347,11 +347,12 @@ function table(tbl: XNode, st: WalkState): void {
   let stillHeader = true;
   for (const tr of children(tbl, "w:tr")) {
     const trPr = child(tr, "w:trPr");
-    let col = Number(attr(child(trPr, "w:gridBefore")) ?? 0);
+    // Grid columns skipped before the first cell (0 when absent; bounded like a span).
+    let col = Math.min(MAX_SPAN, Math.max(0, Number.parseInt(attr(child(trPr, "w:gridBefore")) ?? "0", 10) || 0));
     const cells: GridCell[] = [];
     for (const tc of cellsOf(tr)) {
       const tcPr = child(tc, "w:tcPr");
-      const span = Math.max(1, Number(attr(child(tcPr, "w:gridSpan")) ?? 1));
+      const span = spanOf(attr(child(tcPr, "w:gridSpan")));
       const vMerge = child(tcPr, "w:vMerge");
       const cell: GridCell = { col, text: cellText(tc, st), colSpan: span };
       if (vMerge && attr(vMerge) !== "restart") cell.continuesAbove = true;

@@ -5,7 +5,7 @@ import { imageSize } from "./image-size.js";
 import { linkCaptions } from "./office/captions.js";
 import { officeOptions } from "./office/options.js";
 import { alignWithPdf, renderViaPdf, wantsPrintedGeometry } from "./office/pdf-geometry.js";
-import { buildTable, tableText, type GridCell } from "./office/table-grid.js";
+import { MAX_TABLE_CELLS, buildTable, spanOf, tableText, type GridCell } from "./office/table-grid.js";
 
 /**
  * HTML → draft elements with parse5 (the WHATWG parser browsers use, so broken markup
@@ -325,23 +325,31 @@ function table(el: P5Element, scope: Scope, st: State): void {
     }
   }
   if (rows.length === 0) return;
-  const occupied = new Set<string>();
+  // Grid positions taken by row spans from above; numeric keys (row × 2^21 + col) keep
+  // the set small, and the budget keeps hostile spans from filling memory.
+  const occupied = new Set<number>();
+  const key = (r: number, c: number) => r * 2_097_152 + c;
   const grid: GridCell[][] = [];
   let leadingTh = 0;
   let thRun = true;
-  rows.forEach((tr, r) => {
+  let truncated = false;
+  for (let r = 0; r < rows.length && !truncated; r++) {
     const cells: GridCell[] = [];
     let col = 0;
     let allTh = true;
-    for (const td of childNodes(tr)) {
+    for (const td of childNodes(rows[r]!)) {
       if (!isElement(td) || (td.tagName !== "td" && td.tagName !== "th")) continue;
       if (td.tagName === "td") allTh = false;
-      while (occupied.has(`${r},${col}`)) col++;
-      const colSpan = clampSpan(attr(td, "colspan"), 1000);
+      while (occupied.has(key(r, col))) col++;
+      const colSpan = spanOf(attr(td, "colspan"));
       // rowspan=0 means "to the end of the section"; the rows left is the honest reading.
       const rawRow = attr(td, "rowspan");
-      const rowSpan = rawRow === "0" ? rows.length - r : Math.min(clampSpan(rawRow, 65534), rows.length - r);
-      for (let dr = 0; dr < rowSpan; dr++) for (let dc = 0; dc < colSpan; dc++) occupied.add(`${r + dr},${col + dc}`);
+      const rowSpan = rawRow === "0" ? rows.length - r : spanOf(rawRow, rows.length - r);
+      if (occupied.size + rowSpan * colSpan > MAX_TABLE_CELLS || col + colSpan >= 2_097_152) {
+        truncated = true;
+        break;
+      }
+      for (let dr = 0; dr < rowSpan; dr++) for (let dc = 0; dc < colSpan; dc++) occupied.add(key(r + dr, col + dc));
       const cell: GridCell = { col, text: collapse(inlineText(td, scope.depth + 2)), colSpan };
       if (rowSpan > 1) cell.rowSpan = rowSpan;
       cells.push(cell);
@@ -350,9 +358,14 @@ function table(el: P5Element, scope: Scope, st: State): void {
     if (thRun && allTh && cells.length > 0) leadingTh++;
     else thRun = false;
     grid.push(cells);
-  });
+  }
+  if (truncated) {
+    // Spans from kept rows must not reach into rows that were cut.
+    for (const [r, row] of grid.entries()) for (const c of row) if (c.rowSpan && r + c.rowSpan > grid.length) c.rowSpan = grid.length - r;
+  }
   const t = buildTable(grid, headRows || leadingTh || 1);
   const element: DraftElement = { type: "Table", text: tableText(t), page: 1, table: t };
+  if (truncated) element.metadata = { truncated: true };
   if (captionText) {
     // <caption> belongs to this table by markup: link it directly, no guessing.
     const at = st.elements.length;
@@ -361,9 +374,4 @@ function table(el: P5Element, scope: Scope, st: State): void {
   }
   if (scope.demote) element.subType = scope.demote;
   st.elements.push(element);
-}
-
-function clampSpan(v: string | undefined, max: number): number {
-  const n = Number.parseInt(v ?? "1", 10);
-  return Number.isFinite(n) && n >= 1 ? Math.min(n, max) : 1;
 }

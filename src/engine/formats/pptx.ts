@@ -5,7 +5,7 @@ import { ENGINE_LIMIT_DEFAULTS } from "../limits.js";
 import { imageSize } from "./image-size.js";
 import { renderViaPdf } from "./office/pdf-geometry.js";
 import { officeOptions } from "./office/options.js";
-import { buildTable, tableText, type GridCell } from "./office/table-grid.js";
+import { buildTable, spanOf, tableText, type GridCell } from "./office/table-grid.js";
 import { child, children, find, findAll, parseXml, readRels, textOf, type XNode } from "./office/xml.js";
 import { OfficeZip } from "./office/zip.js";
 
@@ -352,8 +352,8 @@ function graphicFrame(frame: XNode, tf: Transform, sctx: SlideCtx, out: Block[])
     const cells: GridCell[] = [];
     children(tr, "a:tc").forEach((tc, c) => {
       if (tc.attrs.hMerge === "1" || tc.attrs.vMerge === "1") return;
-      const colSpan = Math.max(1, Number(tc.attrs.gridSpan ?? 1));
-      const rowSpan = Math.max(1, Number(tc.attrs.rowSpan ?? 1));
+      const colSpan = spanOf(tc.attrs.gridSpan, Math.max(1, widths.length - c));
+      const rowSpan = spanOf(tc.attrs.rowSpan, Math.max(1, trs.length - r));
       const text = children(child(tc, "a:txBody"), "a:p")
         .map((p) => paragraph(p, false).text)
         .filter(Boolean)

@@ -3,7 +3,7 @@ import { inPageRange } from "../../wire/index.js";
 import type { DraftDocument, DraftElement, FormatContext, FormatHandler } from "../draft.js";
 import { formatDate, formatNumber } from "./office/number-format.js";
 import { officeOptions } from "./office/options.js";
-import { buildTable, tableText, type GridCell } from "./office/table-grid.js";
+import { MAX_SPAN, MAX_TABLE_CELLS, buildTable, tableText, type GridCell } from "./office/table-grid.js";
 import { OfficeZip } from "./office/zip.js";
 
 /**
@@ -22,6 +22,28 @@ export const xlsxFormat: FormatHandler = {
   parse: parseXlsx,
 };
 
+/** Most cells all merged ranges of a workbook may cover together. @default 5000000 */
+export const MAX_MERGED_CELLS = 5_000_000;
+
+/** Cells covered by the `<mergeCell ref="A1:C3"/>` ranges of a sheet part. */
+function mergedArea(xml: string): number {
+  const at = xml.indexOf("<mergeCells");
+  if (at < 0) return 0;
+  let total = 0;
+  for (const m of xml.slice(at).matchAll(/<mergeCell\s+ref="([A-Z]{1,3})(\d{1,7}):([A-Z]{1,3})(\d{1,7})"/g)) {
+    const rows = Math.abs(Number(m[4]) - Number(m[2])) + 1;
+    const cols = Math.abs(colIndex(m[3]!) - colIndex(m[1]!)) + 1;
+    total += rows * cols;
+  }
+  return total;
+}
+
+function colIndex(letters: string): number {
+  let n = 0;
+  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n;
+}
+
 type ExcelCell = import("exceljs").Cell;
 type ExcelSheet = import("exceljs").Worksheet;
 
@@ -30,10 +52,21 @@ export async function parseXlsx(bytes: Uint8Array, ctx: FormatContext): Promise<
   // exceljs unzips by itself, without limits: every entry is inflated here first,
   // bounded, and every XML part checked for a DTD, so a bomb stops before exceljs runs.
   const zip = OfficeZip.open(bytes, ctx.limits);
+  let mergedCells = 0;
   for (const name of zip.names()) {
+    if (name.endsWith("/")) continue;
+    const bytes = zip.read(name)!;
     if (!/\.(xml|rels)$/i.test(name)) continue;
-    const head = new TextDecoder().decode(zip.read(name)!.subarray(0, 2048));
+    const head = new TextDecoder().decode(bytes.subarray(0, 2048));
     if (/<!DOCTYPE|<!ENTITY/i.test(head)) throw new DocParseError(40422, `${name} declares a DTD or entities; refused (entity expansion is disabled)`);
+    // exceljs creates an object for every cell of a merged range: one sheet-sized merge
+    // is billions of objects. Count merged cells before exceljs sees them.
+    if (/^xl\/worksheets\/[^/]+\.xml$/i.test(name)) {
+      mergedCells += mergedArea(new TextDecoder("latin1").decode(bytes));
+      if (mergedCells > MAX_MERGED_CELLS) {
+        throw new DocParseError(40425, `The workbook merges more than ${MAX_MERGED_CELLS} cells; such merged ranges are not supported`);
+      }
+    }
   }
   if (!zip.has("xl/workbook.xml")) throw new DocParseError(40422, "The XLSX has no workbook part (xl/workbook.xml)");
   const ExcelJS = (await import("exceljs")).default;
@@ -90,21 +123,29 @@ function sheetTable(ws: ExcelSheet, maxRows: number, maxCols: number): Omit<Draf
     bottom: m.bottom,
     right: m.right,
   }));
+  // A merge whose master holds a value may reach past the last value (a merged title
+  // over empty columns); it extends the range, but only by its own (bounded) size.
   for (const m of merges) {
-    if (m.bottom < top || m.top > bottom || m.right < left || m.left > right) continue;
-    top = Math.min(top, m.top);
-    left = Math.min(left, m.left);
-    bottom = Math.max(bottom, m.bottom);
-    right = Math.max(right, m.right);
+    if (m.top < top || m.top > bottom || m.left < left || m.left > right) continue;
+    bottom = Math.max(bottom, Math.min(m.bottom, m.top + MAX_SPAN - 1));
+    right = Math.max(right, Math.min(m.right, m.left + MAX_SPAN - 1));
   }
-  const truncated = bottom - top + 1 > maxRows || right - left + 1 > maxCols;
-  bottom = Math.min(bottom, top + maxRows - 1);
-  right = Math.min(right, left + maxCols - 1);
+  // Sparse sheets (a value in A1 and one in XFD1048576) must not become a grid of
+  // billions of empty cells: cut rows so the grid stays within MAX_TABLE_CELLS.
+  const cellCap = Math.max(1, Math.floor(MAX_TABLE_CELLS / Math.min(right - left + 1, maxCols, MAX_TABLE_CELLS)));
+  const rowLimit = Math.min(maxRows, cellCap);
+  const truncated = bottom - top + 1 > rowLimit || right - left + 1 > maxCols;
+  bottom = Math.min(bottom, top + rowLimit - 1);
+  right = Math.min(right, left + Math.min(maxCols, MAX_TABLE_CELLS) - 1);
   const masters = new Map<string, Merge>();
   const covered = new Set<string>();
   for (const m of merges) {
+    // Only the part of a merge inside the table matters (and hostile merges are huge).
+    if (m.top < top || m.top > bottom || m.left < left || m.left > right) continue;
     masters.set(`${m.top},${m.left}`, m);
-    for (let r = m.top; r <= m.bottom; r++) for (let c = m.left; c <= m.right; c++) if (r !== m.top || c !== m.left) covered.add(`${r},${c}`);
+    const mb = Math.min(m.bottom, bottom);
+    const mr = Math.min(m.right, right);
+    for (let r = m.top; r <= mb; r++) for (let c = m.left; c <= mr; c++) if (r !== m.top || c !== m.left) covered.add(`${r},${c}`);
   }
   const rows: GridCell[][] = [];
   for (let r = top; r <= bottom; r++) {

@@ -8,6 +8,7 @@ import { htmlFormat } from "../../../src/engine/formats/html.js";
 import { imageFormat } from "../../../src/engine/formats/image.js";
 import { pptxFormat } from "../../../src/engine/formats/pptx.js";
 import { xlsxFormat } from "../../../src/engine/formats/xlsx.js";
+import { MAX_TABLE_CELLS } from "../../../src/engine/formats/office/table-grid.js";
 import { terminateOcr } from "../../../src/engine/ocr.js";
 import { DocParseError } from "../../../src/errors.js";
 import { buildDocx, buildPptx, formatContext, renderTextImage } from "../../support/office-fixtures.js";
@@ -82,5 +83,63 @@ describe("damaged input never escapes as a non-DocParseError", { timeout: 120_00
       fc.asyncProperty(damage(seed), async (b) => ["ok", "40301", "40304", "40422"].includes(await outcome(imageFormat, b))),
       { numRuns: 6 },
     );
+  });
+});
+
+describe("hostile table shapes stay bounded", { timeout: 60_000 }, () => {
+  it("XLSX: a far-away cell does not make a grid of billions", async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("sparse");
+    ws.getCell("A1").value = "top";
+    ws.getCell("XFD1048576").value = "far";
+    const t0 = Date.now();
+    const doc = await xlsxFormat.parse(new Uint8Array(await wb.xlsx.writeBuffer()), formatContext());
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    const sparse = doc.elements.find((e) => e.type === "Table")!;
+    expect(sparse.metadata?.truncated).toBe(true);
+    expect(sparse.table!.rows * sparse.table!.cols).toBeLessThanOrEqual(MAX_TABLE_CELLS);
+  });
+
+  it("XLSX: a sheet-sized merged range is refused before exceljs expands it (40425)", async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet("merge");
+    ws.getCell("A1").value = "all";
+    ws.mergeCells("A1:B2");
+    const JSZipMod = (await import("jszip")).default;
+    const zip = await JSZipMod.loadAsync(await wb.xlsx.writeBuffer());
+    const sheet = "xl/worksheets/sheet1.xml";
+    const xml = (await zip.file(sheet)!.async("string")).replace('<mergeCell ref="A1:B2"/>', '<mergeCell ref="A1:XFD1048576"/>');
+    expect(xml).toContain("A1:XFD1048576");
+    zip.file(sheet, xml);
+    const err = await xlsxFormat.parse(await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" }), formatContext()).catch((e: unknown) => e);
+    expect(DocParseError.isInstance(err) && err.code).toBe(40425);
+  });
+
+  it("CSV: one very wide row does not pad a long file into a huge grid", async () => {
+    const wide = Array.from({ length: 50_000 }, (_, i) => `c${i}`).join(",");
+    const csv = `${wide}\n${"x\n".repeat(100_000)}`;
+    const doc = await csvFormat.parse(new TextEncoder().encode(csv), formatContext());
+    const t = doc.elements[0]!;
+    expect(t.metadata?.truncated).toBe(true);
+    expect(t.table!.rows * t.table!.cols).toBeLessThanOrEqual(MAX_TABLE_CELLS);
+  });
+
+  it("HTML: huge colspan/rowspan values are capped", async () => {
+    const html = `<table>${'<tr><td colspan="999999" rowspan="999999">x</td></tr>'.repeat(3000)}</table>`;
+    const t0 = Date.now();
+    const doc = await htmlFormat.parse(new TextEncoder().encode(html), formatContext());
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    const t = doc.elements[0]!.table!;
+    expect(t.cols).toBeLessThanOrEqual(1000);
+    expect(t.rows * t.cols).toBeLessThanOrEqual(MAX_TABLE_CELLS * 2);
+  });
+
+  it("DOCX: an absurd gridSpan is capped", async () => {
+    const JSZipMod = (await import("jszip")).default;
+    const zip = await JSZipMod.loadAsync(await buildDocx([{ kind: "table", rows: [[{ text: "wide", gridSpan: 2 }]] }]));
+    const xml = (await zip.file("word/document.xml")!.async("string")).replace('w:gridSpan w:val="2"', 'w:gridSpan w:val="999999999"');
+    zip.file("word/document.xml", xml);
+    const doc = await docxFormat.parse(await zip.generateAsync({ type: "uint8array" }), formatContext());
+    expect(doc.elements[0]!.table!.cols).toBe(1000);
   });
 });

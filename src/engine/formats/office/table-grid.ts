@@ -7,6 +7,24 @@ import type { DraftTable, DraftTableCell } from "../../draft.js";
  * repeated values, which is what `table_structure` promises.
  */
 
+/**
+ * Most grid positions (rows × columns) a table may have. Renderers and the assembler
+ * work on the full grid, so a hostile span or a sparse sheet with a far-away cell must
+ * not make it billions of positions: tables beyond this are cut (and marked truncated).
+ * 2.5 times the hosted service's sheet limit (2000 rows × 100 columns).
+ * @default 500000
+ */
+export const MAX_TABLE_CELLS = 500_000;
+
+/** Largest row or column span accepted from a file; Word allows 63 columns, HTML 1000. */
+export const MAX_SPAN = 1000;
+
+/** Parses a span attribute: an integer in 1..max, else 1 (garbage, NaN, 0, negative). */
+export function spanOf(value: string | number | undefined, max = MAX_SPAN): number {
+  const n = typeof value === "number" ? value : Number.parseInt(value ?? "1", 10);
+  return Number.isFinite(n) && n >= 1 ? Math.min(Math.floor(n), max) : 1;
+}
+
 /** A cell as a source format gives it, before spans are resolved. */
 export interface GridCell {
   /** 0-based grid column where the cell starts. */
