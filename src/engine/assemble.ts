@@ -1,6 +1,6 @@
 import type { Element, ElementMetadata, Page, PageSpan, ParseResult, ResolvedCapabilities, TitleNode } from "../wire/index.js";
 import { LOCAL_SCHEMA_VERSION, inPageRange } from "../wire/index.js";
-import { DocParseError } from "../errors.js";
+import { DocParseError, LocalErrorCode } from "../errors.js";
 import type { Box, DraftDocument } from "./draft.js";
 import { boxToCoordinates, FULL_PAGE } from "./coordinates.js";
 import { ElementIdAllocator } from "./element-ids.js";
@@ -39,6 +39,8 @@ export interface AssembleOptions {
   paintEstimatedPages?: boolean;
   /** Written to `summary.duration_ms`. @default 0 */
   durationMs?: number;
+  /** Most estimated pages a result may have (after page_range) → DOCPARSE_LIMIT_EXCEEDED. @default Infinity */
+  maxPages?: number;
 }
 
 /** An asset the caller must store for the result's URLs to resolve. */
@@ -83,6 +85,13 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
       if (!inPageRange(range, n)) continue;
       const size = flow.pageSizes.get(n) ?? FLOW_PAGE;
       pages.push({ number: n, width: size.width, height: size.height, dpi: FLOW_PAGE.dpi, angle: 0, status: "Success" });
+    }
+    // The same bound a paginated format has (the PDF handler applies it to its pages).
+    if (options.maxPages !== undefined && pages.length > options.maxPages) {
+      throw new DocParseError(
+        LocalErrorCode.LimitExceeded,
+        `The document lays out to ${pages.length} pages to parse; the limit is ${options.maxPages} (use page_range to parse part of it)`,
+      );
     }
   } else {
     pageCount = draft.pageCount;

@@ -118,7 +118,8 @@ export class LocalParser implements Parser {
    * Parses one document.
    * @throws DocParseError 40004 (bad config), 40302 (too large), 40305 (no/empty file),
    *   40303 (unknown type), 40425 (known type without a local handler), 40422 (corrupt),
-   *   40424 (page_range beyond the document), `DOCPARSE_TIMEOUT`, `DOCPARSE_ABORTED`.
+   *   40424 (page_range beyond the document), `DOCPARSE_LIMIT_EXCEEDED` (more pages than
+   *   `limits.maxPages`), `DOCPARSE_TIMEOUT`, `DOCPARSE_ABORTED`.
    */
   async parse(input: ParseInput, options: ParseOptions = {}): Promise<ParsedDocument> {
     const started = performance.now();
@@ -188,6 +189,7 @@ export class LocalParser implements Parser {
         assetUrl: (name) => (base ? `${base}/${fileId}/${name}` : this.assets.locate(fileId, name)),
         canRenderPages,
         paintEstimatedPages,
+        maxPages: this.limits.maxPages,
       });
 
       checkDeadline(started, timeoutMs);

@@ -295,6 +295,13 @@ describe("config.scope.page_range (estimated pages)", () => {
     expect(full.markdown).toBe(`${huge}\n`);
   });
 
+  it("refuses more estimated pages than limits.maxPages, unless page_range narrows them", async () => {
+    const small = new LocalParser({ assets: new MemoryAssetStore(), limits: { maxPages: 2 } });
+    expect(await code(small.parse(text, { filename: "long.txt" }))).toBe("DOCPARSE_LIMIT_EXCEEDED");
+    const part = await small.parse(text, { filename: "long.txt", config: { scope: { page_range: "1-2" } } });
+    expect(new Set(part.elements.map((e) => e.page_number))).toEqual(new Set([1, 2]));
+  });
+
   it("refuses a page_range beyond the document with 40424", async () => {
     expect(await code(parser.parse(text, { filename: "long.txt", config: { scope: { page_range: "99-100" } } }))).toBe(40424);
   });
