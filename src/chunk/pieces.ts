@@ -61,7 +61,10 @@ export function textPieces(
 ): Piece[] {
   const slice = start === 0 && end === text.length ? text : text.slice(start, end);
   const tokens = s.tokenizer.count(slice);
-  if (tokens <= budget) return [textPiece(block, section, slice, tokens, start, end, start === 0, false)];
+  // A heading above (lead) that cannot share a chunk with a large block takes the start
+  // of the block with it instead of standing alone; a small block stays whole.
+  const keepWithHeading = lead > 0 && lead * 2 < budget && tokens + lead > budget && tokens * 2 > budget;
+  if (tokens <= budget && !keepWithHeading) return [textPiece(block, section, slice, tokens, start, end, start === 0, false)];
   // Every piece gets the first piece's smaller budget: the splitter has one size.
   if (lead > 0 && lead * 2 < budget) budget -= lead;
   const ranges = splitTextRanges(slice, {

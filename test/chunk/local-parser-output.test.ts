@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { chunkDocumentWithReport, type Chunk } from "../../src/chunk/index.js";
 import { LocalParser } from "../../src/engine/index.js";
@@ -64,6 +65,29 @@ describe("chunkDocument on LocalParser output", () => {
     const a = chunkDocumentWithReport(await parse()).chunks.map((c) => c.id);
     const b = chunkDocumentWithReport(await parse()).chunks.map((c) => c.id);
     expect(b).toEqual(a);
+  });
+});
+
+describe("chunkDocument on LocalParser PDF output", () => {
+  it("narrows the regions of split elements with the engine's char_details", { timeout: 120_000 }, async () => {
+    const pdf = fileURLToPath(new URL("../../examples/docs/en/warranty-terms.pdf", import.meta.url));
+    const result = await new LocalParser().parse(pdf, { config: { capabilities: { include_char_details: true } } });
+    expect(result.elements.some((e) => (e.char_details?.length ?? 0) > 0)).toBe(true);
+    const { chunks, warnings } = chunkDocumentWithReport(result, { maxTokens: 40, minTokens: 0 });
+    expect(warnings).toEqual([]);
+    check(chunks, 40);
+    const split = chunks.filter((c) => c.metadata.elementIds.length === 1 && chunks.filter((d) => d.metadata.elementIds.includes(c.metadata.elementIds[0]!)).length > 1);
+    expect(split.length).toBeGreaterThan(1);
+    for (const c of split) {
+      const region = c.metadata.regions[0]!;
+      expect(region.approximate).toBeUndefined();
+      const element = result.elements.find((e) => e.element_id === region.elementId)!;
+      // Narrowed: inside the element's box.
+      expect(region.coordinates[0]!).toBeGreaterThanOrEqual(element.coordinates[0]! - 1e-9);
+      expect(region.coordinates[5]!).toBeLessThanOrEqual(element.coordinates[5]! + 1e-9);
+    }
+    // Page numbers come from the engine's pages.
+    expect(new Set(chunks.flatMap((c) => c.metadata.pages))).toEqual(new Set(result.elements.map((e) => e.page_number)));
   });
 });
 
