@@ -28,6 +28,7 @@ export interface ChunkTableInfo {
   rows: number;
 }
 
+/** What a chunk holds: prose, a table (piece), an image with its caption and text, or several. */
 export type ChunkKind = "text" | "table" | "image" | "mixed";
 
 /** An inline object (formula, handwriting) of a chunk, its range mapped into the chunk's `text`. */
@@ -40,6 +41,7 @@ export interface ChunkInlineObject {
   textRange: [number, number];
 }
 
+/** Where a chunk comes from and how it relates to its neighbours. Flat keys stay top-level for filters. */
 export interface ChunkMetadata {
   /** Stable id of the source document (path relative to the ingest root, or URL). */
   sourceId: string;

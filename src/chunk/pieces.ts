@@ -32,6 +32,7 @@ export interface Piece {
   oversized: boolean;
 }
 
+/** The options pieces are cut with. */
 export interface PieceSettings {
   tokenizer: Tokenizer;
   overlapTokens: number;

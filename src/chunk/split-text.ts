@@ -41,6 +41,7 @@ export const DEFAULT_SEPARATORS: readonly Separator[] = [
   { value: "", keep: "start" },
 ];
 
+/** Options of {@link splitTextRanges}. */
 export interface SplitTextOptions {
   /** Most tokens (by `count`) in a piece. */
   chunkSize: number;

@@ -17,6 +17,7 @@ export interface TableCellModel {
   colSpan: number;
 }
 
+/** One row of a table, with the element it came from. */
 export interface TableRowModel {
   /** Index of the node (element) the row came from: continued tables mix several. */
   node: number;
