@@ -82,6 +82,16 @@ describe("pglite:// store", () => {
     expect(store.indexed).toBe(false);
   });
 
+  it("sees what another writer on the same database wrote after it opened", async () => {
+    const schema = `t${++n}`;
+    const reader = await PgStore.open({ ...shared, close: async () => {} }, { schema });
+    const writer = await PgStore.open({ ...shared, close: async () => {} }, { schema });
+    expect(await reader.query({ vector: axis(1), k: 1 })).toEqual([]);
+    await writer.upsert([record(makeChunk("w1", "written elsewhere"), axis(1))]);
+    expect((await reader.query({ vector: axis(1), k: 1 }))[0]?.chunk.id).toBe("w1");
+    await expect(reader.query({ vector: [1, 0], k: 1 })).rejects.toMatchObject({ code: "DOCPARSE_INVALID_OPTION" });
+  });
+
   it("index: auto keeps exact search for sparse vectors (HashEmbeddings-like)", async () => {
     const store = await PgStore.open({ ...shared, close: async () => {} }, { schema: `t${++n}`, hnswThreshold: 5 });
     await store.upsert(Array.from({ length: 8 }, (_, i) => record(makeChunk(`s${i}`, `row ${i}`, { chunkIndex: i }), axis(i))));

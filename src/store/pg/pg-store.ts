@@ -235,7 +235,12 @@ export class PgStore implements ChunkStore {
     checkK(query.k);
     checkQueryVector(query.vector, this.#dimension);
     const filter = checkFilter(query.filter);
-    if (this.#dimension === undefined) return []; // nothing was ever written
+    if (this.#dimension === undefined) {
+      // Another process sharing the database may have written since we opened.
+      await this.#run((exec) => this.#loadState(exec));
+      if (this.#dimension === undefined) return []; // nothing was ever written
+      checkQueryVector(query.vector, this.#dimension);
+    }
     const s = this.#schema;
     const params = new Params();
     const vector = params.add(vectorText(query.vector));
