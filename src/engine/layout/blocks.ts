@@ -23,12 +23,16 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   const { maxLineGapEm = 0.7 } = options;
   const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const open: Block[] = [];
+  // Blocks whose last line is still close enough above to take the next line: pages with
+  // thousands of scattered labels (maps, charts) stay linear instead of quadratic.
+  let active: Block[] = [];
   for (const line of sorted) {
     const startsList = LIST_MARKER.test(line.text);
     let best: Block | undefined;
     let bestGap = Infinity;
+    if (active.length > 32) active = active.filter((b) => b.y1 >= line.y0 - 2 * maxLineGapEm * Math.max(b.fontSize, line.fontSize));
     if (!startsList) {
-      for (const b of open) {
+      for (const b of active) {
         const last = b.lines[b.lines.length - 1]!;
         const gap = line.y0 - last.y1;
         const fs = Math.max(line.fontSize, last.fontSize);
@@ -48,7 +52,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
       if (line.x1 > best.x1) best.x1 = line.x1;
       if (line.y1 > best.y1) best.y1 = line.y1;
     } else {
-      open.push({
+      const block: Block = {
         lines: [line],
         text: "",
         x0: line.x0,
@@ -59,7 +63,9 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         bold: line.bold,
         mono: line.mono,
         kind: startsList ? "list" : "text",
-      });
+      };
+      open.push(block);
+      active.push(block);
     }
   }
   for (const b of open) finishBlock(b);

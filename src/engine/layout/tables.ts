@@ -119,6 +119,18 @@ function gridTable(hs: Segment[], vs: Segment[], runs: readonly TextRun[], used:
       runs: [],
     }));
   const box: Rect = { x0: xs[0]!, y0: ys[0]!, x1: xs[nCols]!, y1: ys[nRows]! };
+  // Grid position → its (possibly spanning) cell, for a lookup by bisection.
+  const cellAt: number[] = new Array<number>(nRows * nCols);
+  cells.forEach((c, k) => {
+    for (let r = c.row - 1; r < c.row - 1 + c.rowSpan; r++) for (let q = c.col - 1; q < c.col - 1 + c.colSpan; q++) cellAt[r * nCols + q] = k;
+  });
+  const locate = (x: number, y: number): (GridCell & { runs: TextRun[] }) | undefined => {
+    const col = bisect(xs, x);
+    const row = bisect(ys, y);
+    if (col < 0 || col >= nCols || row < 0 || row >= nRows) return undefined;
+    const k = cellAt[row * nCols + col];
+    return k === undefined ? undefined : cells[k];
+  };
   for (const run of runs) {
     const cx = (run.x0 + run.x1) / 2;
     const cy = (run.y0 + run.y1) / 2;
@@ -131,8 +143,7 @@ function gridTable(hs: Segment[], vs: Segment[], runs: readonly TextRun[], used:
     }
     for (const piece of pieces) {
       const px = (piece.x0 + piece.x1) / 2;
-      const cell = cells.find((c) => px >= c.x0 && px <= c.x1 && cy >= c.y0 && cy <= c.y1);
-      if (cell) cell.runs.push(piece);
+      locate(px, cy)?.runs.push(piece);
     }
     used.add(run);
   }
@@ -208,4 +219,17 @@ export function alignedTable(region: Rect, rules: number[], runs: readonly TextR
   if (multi < Math.ceil(nRows / 2)) return undefined;
   for (const run of inside) used.add(run);
   return { ...region, rows: nRows, cols: nCols, cells: cells.map(finishCell) };
+}
+
+/** Index i with edges[i] <= v < edges[i + 1] (v on the last edge counts as inside). */
+function bisect(edges: readonly number[], v: number): number {
+  if (v < edges[0]! || v > edges[edges.length - 1]!) return -1;
+  let lo = 0;
+  let hi = edges.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (edges[mid]! <= v) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
