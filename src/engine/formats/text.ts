@@ -298,6 +298,51 @@ function visualLength(line: string): number {
  * A block whose every line has the same number (≥ 2) of tab-separated fields, or a pipe
  * table (`| a | b |` with a `|---|` line), is a table; the first row is the header.
  */
+/**
+ * Space-aligned columns (reports and exports printed in a fixed-width font): three or
+ * more lines whose text shares at least one gap of two or more blank columns, at the
+ * same place on every line (CJK characters count two columns, as in a terminal).
+ */
+function alignedColumns(lines: string[]): string[][] | undefined {
+  if (lines.length < 3 || lines.some((l) => listLine(l))) return undefined;
+  const grids = lines.map((line) => {
+    const cells: { ch: string; col: number }[] = [];
+    let col = 0;
+    for (const ch of line.replace(/\t/g, "    ")) {
+      cells.push({ ch, col });
+      col += hasWide(ch) ? 2 : 1;
+    }
+    return { cells, width: col };
+  });
+  const width = grids.reduce((m, g) => Math.max(m, g.width), 0);
+  const blank = new Array<boolean>(width).fill(true);
+  for (const g of grids) for (const c of g.cells) if (c.ch !== " ") for (let k = c.col; k < c.col + (hasWide(c.ch) ? 2 : 1); k++) blank[k] = false;
+  // Gaps: runs of ≥ 2 blank columns with text on both sides.
+  const first = blank.indexOf(false);
+  const last = blank.lastIndexOf(false);
+  const cuts: [number, number][] = [];
+  for (let k = first; k <= last; k++) {
+    if (!blank[k]) continue;
+    let end = k;
+    while (end <= last && blank[end]) end++;
+    if (end - k >= 2) cuts.push([k, end]);
+    k = end;
+  }
+  if (cuts.length === 0) return undefined;
+  const rows = grids.map((g) => {
+    const fields = new Array<string>(cuts.length + 1).fill("");
+    for (const c of g.cells) {
+      const field = cuts.filter(([a]) => c.col >= a).length;
+      fields[field] += c.ch;
+    }
+    return fields.map((f) => f.trim());
+  });
+  // Every line must fill its first column (no ragged prose that happens to align).
+  if (rows.some((r) => !r[0])) return undefined;
+  if (rows.filter((r) => r.every(Boolean)).length < 2) return undefined;
+  return rows;
+}
+
 function tableOf(lines: string[]): DraftTable | undefined {
   if (lines.length < 2) return undefined;
   let rows: string[][] | undefined;
@@ -309,6 +354,8 @@ function tableOf(lines: string[]): DraftTable | undefined {
     const split = lines.filter((_, i) => i !== 1).map((l) => l.trim().slice(1, -1).split("|").map((c) => c.trim()));
     const cols = split.reduce((m, r) => Math.max(m, r.length), 0);
     if (cols >= 1) rows = split.map((r) => [...r, ...new Array<string>(cols - r.length).fill("")]);
+  } else {
+    rows = alignedColumns(lines);
   }
   if (!rows) return undefined;
   const cols = rows[0]!.length;

@@ -82,6 +82,16 @@ describe("textToElements (English)", () => {
     expect(pipe!.table).toMatchObject({ rows: 2, cols: 2 });
   });
 
+  it("reads space-aligned columns as a table (CJK counted double width), not prose", () => {
+    const [en] = textToElements("Name      Age   City\nAlice     30    Paris\nBob       25    Berlin");
+    expect(en!.table).toMatchObject({ rows: 3, cols: 3 });
+    expect(en!.table!.cells.map((c) => c.text)).toEqual(["Name", "Age", "City", "Alice", "30", "Paris", "Bob", "25", "Berlin"]);
+    const [zh] = textToElements("项目        金额      备注\n住宿        600元     一线城市\n餐饮        100元     每天");
+    expect(zh!.table!.cells.filter((c) => c.row === 2).map((c) => c.text)).toEqual(["住宿", "600元", "一线城市"]);
+    const prose = textToElements("This is a normal paragraph that wraps\nacross three lines of prose and has\nno aligned columns at all in it.");
+    expect(prose.map((e) => e.type)).toEqual(["NarrativeText"]);
+  });
+
   it("reads $$ formulas and form-feed page breaks", () => {
     expect(summary("$$\nE = mc^2\n$$\n\fNext page")).toEqual([
       ["Formula", "E = mc^2", null],
