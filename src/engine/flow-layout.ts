@@ -32,7 +32,7 @@ export interface LaidElement {
 export type PaintItem =
   | { kind: "text"; x: number; y: number; px: number; lineHeight: number; mono?: boolean; bold?: boolean; bullet?: boolean; lines: { t: string; w: number }[] }
   | { kind: "cell"; box: [number, number, number, number]; px: number; lineHeight: number; header?: boolean; lines: { t: string; w: number }[] }
-  | { kind: "image"; box: [number, number, number, number]; label: string };
+  | { kind: "image"; box: [number, number, number, number]; label: string; /** The encoded image, base64, when the document holds it. */ data?: string };
 
 export interface FlowLayoutOptions {
   /** Compute per-character boxes (for `include_char_details`). @default false */
@@ -205,7 +205,11 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
       }
       if (y + h > bottom && !atTop()) newPage();
       const laid: LaidElement = { element: { ...el, page, box: box(M, y, M + w, y + h) }, source };
-      if (options.paint) laid.paint = [{ kind: "image", box: [M, y, M + w, y + h], label: el.text }];
+      if (options.paint) {
+        const item: PaintItem = { kind: "image", box: [M, y, M + w, y + h], label: el.text };
+        if (el.image?.bytes && /^image\/(png|jpeg|gif|webp)$/.test(el.image.mimeType)) item.data = Buffer.from(el.image.bytes).toString("base64");
+        laid.paint = [item];
+      }
       out.push(laid);
       y += h + BODY.after;
       return;

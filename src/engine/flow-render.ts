@@ -86,6 +86,15 @@ export async function renderFlowPage(snapshot: FlowPageSnapshot, dpi: number): P
       drawLines(item.lines, x0 + 8, y0 + 8, item.px, item.lineHeight);
     } else {
       const [x0, y0, x1, y1] = item.box;
+      if (item.data) {
+        try {
+          const picture = await canvas.loadImage(Buffer.from(item.data, "base64"));
+          g.drawImage(picture, x0, y0, x1 - x0, y1 - y0);
+          continue;
+        } catch {
+          // Undecodable: the placeholder below.
+        }
+      }
       g.fillStyle = "#e4e4e4";
       g.fillRect(x0, y0, x1 - x0, y1 - y0);
       g.strokeStyle = "#999999";

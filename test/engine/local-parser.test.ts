@@ -364,6 +364,26 @@ describe("estimated page images", () => {
     expect(inside.size / dark(0, 0, 1, 1)).toBeGreaterThan(0.97);
   });
 
+  it("draws a document's own images into their boxes", async () => {
+    const { createCanvas, loadImage } = await import("@napi-rs/canvas");
+    const red = createCanvas(40, 20);
+    const rg = red.getContext("2d");
+    rg.fillStyle = "#ff0000";
+    rg.fillRect(0, 0, 40, 20);
+    const png = new Uint8Array(red.toBuffer("image/png"));
+    const parser = new LocalParser({ assets: new MemoryAssetStore(), estimatedPageImages: true });
+    const md = `# Chart\n\n![red](data:image/png;base64,${Buffer.from(png).toString("base64")})\n`;
+    const r = await parser.parse(Buffer.from(md), { filename: "c.md", config: { capabilities: { pages: true } } });
+    const image = r.elements.find((e) => e.type === "Image")!;
+    const page = await loadImage(Buffer.from((await parser.pageImage(r.file_id, 1))!.bytes));
+    const c = createCanvas(page.width, page.height);
+    const g = c.getContext("2d");
+    g.drawImage(page, 0, 0);
+    const [x0, y0, , , x1, y1] = image.coordinates as [number, number, number, number, number, number];
+    const [rr, gg, bb] = g.getImageData(Math.round(((x0 + x1) / 2) * page.width), Math.round(((y0 + y1) / 2) * page.height), 1, 1).data;
+    expect([rr, gg, bb]).toEqual([255, 0, 0]);
+  });
+
   it("is off by default in process, on by default behind an assetBaseUrl (a server)", async () => {
     const store = new MemoryAssetStore();
     const config: ParseConfig = { capabilities: { pages: true } };
