@@ -5,7 +5,8 @@ import { FLOW_PAGE, type PaintItem } from "./flow-layout.js";
  * Page images for the estimated layout (TXT, Markdown, office files without
  * LibreOffice): each page is drawn from what the layout placed on it, so a citation's
  * box lands on the text it cites. The look is plain (one sans font, tables as grids,
- * images as labelled placeholders): it is a picture of the layout, not of the source.
+ * the images the document holds, placeholders for linked ones): a picture of the
+ * layout, not of the source.
  * Drawn with `@napi-rs/canvas` (pdfjs-dist's optional dependency), imported lazily.
  */
 
