@@ -16,7 +16,7 @@ export interface Segment {
 /** An element's text as it goes into chunks, with the way back to source offsets. */
 export interface RenderedText {
   text: string;
-  /** Ascending, covering `text` without gaps. */
+  /** Ascending, covering `text` without gaps; empty when `text` is the source as is. */
   segments: Segment[];
 }
 
@@ -88,12 +88,17 @@ export function renderText(node: DocNode, warn: (w: ChunkWarning) => void): Rend
   return { text, segments };
 }
 
+// Most elements have no inline objects: one shared empty list means "offsets are the
+// source's own" and saves two objects per element.
+const IDENTITY: Segment[] = [];
+
 function plain(source: string): RenderedText {
-  return { text: source, segments: source.length > 0 ? [{ rStart: 0, rEnd: source.length, sStart: 0, sEnd: source.length }] : [] };
+  return { text: source, segments: IDENTITY };
 }
 
 /** Maps a rendered range back to the source range it came from (objects map whole). */
 export function toSourceRange(r: RenderedText, start: number, end: number): [number, number] {
+  if (r.segments.length === 0) return [start, end];
   let sStart = -1;
   let sEnd = -1;
   for (const s of r.segments) {

@@ -41,7 +41,7 @@ export function toNodes(elements: readonly unknown[], warn: (w: ChunkWarning) =>
     }
     seen.add(id);
     const page = typeof el.page_number === "number" && Number.isFinite(el.page_number) && el.page_number >= 1 ? Math.floor(el.page_number) : 1;
-    const coordinates = Array.isArray(el.coordinates) ? el.coordinates.filter((n): n is number => typeof n === "number") : [];
+    const coordinates = Array.isArray(el.coordinates) ? numbers(el.coordinates) : [];
     nodes.push({
       index: nodes.length,
       id,
@@ -54,6 +54,12 @@ export function toNodes(elements: readonly unknown[], warn: (w: ChunkWarning) =>
     });
   }
   return nodes;
+}
+
+/** The array itself when every item is a number (the usual case), else the numbers in it. */
+function numbers(values: unknown[]): number[] {
+  for (const v of values) if (typeof v !== "number") return values.filter((n): n is number => typeof n === "number");
+  return values as number[];
 }
 
 const indexes = new WeakMap<readonly DocNode[], Map<string, number>>();
