@@ -76,6 +76,9 @@ function checkInvariants(built: Built, chunks: Chunk[], options: ChunkOptions, h
   }
   for (const w of built.tableHeader) expect(counts.get(w) ?? 0, `header word ${w}`).toBeGreaterThanOrEqual(1);
 
+  const continued = new Set(built.result.elements.filter((e) => e.metadata?.is_continuation).map((e) => e.element_id));
+  const captions = new Set(built.result.elements.filter((e) => e.type.endsWith("Caption")).map((e) => e.element_id));
+  const pageOf = new Map(built.result.elements.map((e) => [e.element_id, e.page_number]));
   const ids = new Set<string>();
   chunks.forEach((c, i) => {
     const m = c.metadata;
@@ -99,6 +102,11 @@ function checkInvariants(built: Built, chunks: Chunk[], options: ChunkOptions, h
     expect(m.prevId).toBe(chunks[i - 1]?.id);
     expect(m.nextId).toBe(chunks[i + 1]?.id);
     ids.add(c.id);
+    // by_page: one page per chunk, apart from the continued halves joined to a block.
+    // by_element: one element per chunk, apart from continuations and captions.
+    const own = m.elementIds.filter((e) => !continued.has(e));
+    if (options.strategy === "by_page") expect(new Set(own.map((e) => pageOf.get(e))).size, `chunk ${i} pages`).toBe(1);
+    if (options.strategy === "by_element") expect(own.filter((e) => !captions.has(e)).length, `chunk ${i} elements`).toBeLessThanOrEqual(1);
     // Sections: a chunk never spans two (carried-down empty parent headings aside).
     if (options.strategy === "hierarchy" && hierarchy !== "none") {
       const section = m.sectionId!;
