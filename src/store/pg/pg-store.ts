@@ -11,11 +11,10 @@ import type {
 import { checkK, checkQueryVector, checkRecords, dimensionMismatch } from "../check-records.js";
 import { checkFilter } from "../match-filter.js";
 import { checkEntry } from "../memory-manifest.js";
-import { RRF_K, hybridDepth } from "../rrf.js";
-import { Params, filterSql } from "./filter-sql.js";
+import { querySql, type ChunkRow, type QueryRow } from "./query-sql.js";
 import { checkSchemaName, migrate } from "./migrations.js";
 import { PgManifest, putManifestEntry } from "./pg-manifest.js";
-import { UPSERT_COLUMNS, fromRow, ftsQuery, parseVector, toColumns, vectorText } from "./pg-rows.js";
+import { UPSERT_COLUMNS, fromRow, parseVector, toColumns } from "./pg-rows.js";
 import type { SqlClient, SqlExecutor } from "./sql-client.js";
 
 /** How a Postgres store searches vectors. */
@@ -241,42 +240,8 @@ export class PgStore implements ChunkStore {
       if (this.#dimension === undefined) return []; // nothing was ever written
       checkQueryVector(query.vector, this.#dimension);
     }
-    const s = this.#schema;
-    const params = new Params();
-    const vector = params.add(vectorText(query.vector));
-    const withVector = query.includeVectors ? ", c.vector::text AS vector" : "";
-    const tsQuery = query.text ? ftsQuery(query.text) : undefined;
-    let sql: string;
-    if (tsQuery === undefined) {
-      // Find the k ids first, then fetch their (TOASTed) text and metadata: sorting whole
-      // rows would detoast every candidate's metadata.
-      sql = `SELECT c.id, c.text, c.embed_text, c.metadata_json, 1 - top.d AS score${withVector}
-             FROM (SELECT id, vector <=> ${vector}::vector AS d FROM ${s}.chunks
-                   WHERE ${filterSql(filter, params)} ORDER BY d LIMIT ${params.add(query.k)}) AS top
-             JOIN ${s}.chunks c USING (id)
-             ORDER BY top.d, c.id COLLATE "C"`;
-    } else {
-      const depth = params.add(hybridDepth(query.k));
-      const ts = params.add(tsQuery);
-      // Each ranking takes its best `depth` candidates (the vector one through the HNSW
-      // index when there is one), then ranks are fused: Σ 1 / (60 + rank).
-      sql = `WITH v AS (
-               SELECT id, vector <=> ${vector}::vector AS d FROM ${s}.chunks
-               WHERE ${filterSql(filter, params)} ORDER BY d LIMIT ${depth}),
-             t AS (
-               SELECT id, ts_rank(tsv, q) AS r FROM ${s}.chunks, to_tsquery('simple', ${ts}) AS q
-               WHERE tsv @@ q AND ${filterSql(filter, params)} ORDER BY r DESC, id COLLATE "C" LIMIT ${depth}),
-             fused AS (
-               SELECT id, sum(rrf) AS score FROM (
-                 SELECT id, 1.0 / (${RRF_K} + row_number() OVER (ORDER BY d, id COLLATE "C")) AS rrf FROM v
-                 UNION ALL
-                 SELECT id, 1.0 / (${RRF_K} + row_number() OVER (ORDER BY r DESC, id COLLATE "C")) FROM t
-               ) ranked GROUP BY id)
-             SELECT c.id, c.text, c.embed_text, c.metadata_json, f.score::float8 AS score${withVector}
-             FROM fused f JOIN ${s}.chunks c USING (id)
-             ORDER BY f.score DESC, c.id COLLATE "C" LIMIT ${params.add(query.k)}`;
-    }
-    const run = async (exec: SqlExecutor) => exec.query<ChunkRow & { score: number | string; vector?: string }>(sql, params.values);
+    const { sql, params } = querySql(this.#schema, query, filter);
+    const run = async (exec: SqlExecutor) => exec.query<QueryRow>(sql, params);
     const rows = await this.#run(() =>
       this.#indexed
         ? this.#client.transaction(async (tx) => {
@@ -428,11 +393,4 @@ export class PgStore implements ChunkStore {
   #open(): void {
     if (this.#closed) throw invalidOption("The store is closed");
   }
-}
-
-interface ChunkRow {
-  id: string;
-  text: string;
-  embed_text: string;
-  metadata_json: string;
 }
