@@ -23,6 +23,7 @@ export interface PixelBox {
   y1: number;
 }
 
+/** One recognised character. */
 export interface OcrChar {
   text: string;
   box: PixelBox;
@@ -32,6 +33,7 @@ export interface OcrChar {
   candidates: { text: string; confidence: number }[];
 }
 
+/** One recognised word. */
 export interface OcrWord {
   text: string;
   box: PixelBox;
@@ -40,6 +42,7 @@ export interface OcrWord {
   chars?: OcrChar[];
 }
 
+/** One recognised text line. */
 export interface OcrLine {
   text: string;
   box: PixelBox;
@@ -48,6 +51,7 @@ export interface OcrLine {
   words: OcrWord[];
 }
 
+/** What {@link ocrImage} found in one image. */
 export interface OcrResult {
   /** Pixel size of the image as tesseract read it. */
   width: number;
@@ -56,6 +60,7 @@ export interface OcrResult {
   lines: OcrLine[];
 }
 
+/** Options of {@link ocrImage}. */
 export interface OcrOptions {
   /** Cancels the call; a running recognition is stopped by terminating the worker. */
   signal?: AbortSignal;

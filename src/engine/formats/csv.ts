@@ -14,6 +14,7 @@ import { MAX_TABLE_CELLS, buildTable, tableText, type GridCell } from "./office/
 
 export const CSV_MIME = "text/csv";
 
+/** The CSV/TSV handler (`csv`): one Table on one page. */
 export const csvFormat: FormatHandler = {
   id: "csv",
   mimeType: CSV_MIME,

@@ -45,6 +45,7 @@ interface WalkState {
 const attr = (n: XNode | undefined, name = "w:val") => n?.attrs[name];
 const on = (n: XNode | undefined) => n !== undefined && !["0", "false", "off"].includes(n.attrs["w:val"] ?? "true");
 
+/** The DOCX handler (`docx`): structure from the XML; real pages with `office_geometry`. */
 export const docxFormat: FormatHandler = {
   id: "docx",
   mimeType: DOCX_MIME,

@@ -23,6 +23,7 @@ export const HTML_MIME = "text/html";
 /** Deepest element nesting accepted; deeper documents are refused with 40425. @default 1024 */
 export const MAX_HTML_DEPTH = 1024;
 
+/** The HTML handler (`html`): structure from parse5; real pages with `office_geometry`. */
 export const htmlFormat: FormatHandler = {
   id: "html",
   mimeType: HTML_MIME,

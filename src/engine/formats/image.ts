@@ -14,12 +14,14 @@ import { imageSize, type ImageInfo } from "./image-size.js";
  * multi-page TIFF is read.
  */
 
-/** Smallest and largest side accepted, in pixels (the hosted service's range). */
+/** Smallest side accepted, in pixels (the hosted service's range). @default 20 */
 export const IMAGE_MIN_SIDE = 20;
+/** Largest side accepted, in pixels (the hosted service's range). @default 10000 */
 export const IMAGE_MAX_SIDE = 10_000;
 /** Density assumed when the file states none. @default 72 */
 export const IMAGE_DEFAULT_DPI = 72;
 
+/** The image handler (`image`): one OCR page with the image's own geometry. */
 export const imageFormat: FormatHandler = {
   id: "image",
   mimeType: "image/png",

@@ -27,6 +27,7 @@ const ROUTES: Record<string, Route> = {
 
 const BY_EXT: Record<string, string> = { doc: MIME.doc, rtf: MIME.rtf, odt: MIME.odt, xls: MIME.xls, ods: MIME.ods, ppt: MIME.ppt, odp: MIME.odp };
 
+/** The legacy handler (`legacy`): LibreOffice conversion, then the OOXML handler. */
 export const legacyFormat: FormatHandler = {
   id: "legacy",
   mimeType: MIME.doc,

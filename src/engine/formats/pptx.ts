@@ -28,6 +28,7 @@ export const PPTX_MIME = "application/vnd.openxmlformats-officedocument.presenta
 export const PPTX_DPI = 96;
 const EMU_PER_INCH = 914_400;
 
+/** The PPTX handler (`pptx`): one page per slide with real geometry. */
 export const pptxFormat: FormatHandler = {
   id: "pptx",
   mimeType: PPTX_MIME,
@@ -106,6 +107,7 @@ async function renderSlide(bytes: Uint8Array, page: number, options: { dpi: numb
   return renderViaPdf(bytes, "pptx", printed, options);
 }
 
+/** Parses a deck (also used by the legacy route for ppt/odp). */
 export async function parsePptx(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
   const options = officeOptions(ctx);
   const zip = OfficeZip.open(bytes, ctx.limits);

@@ -16,6 +16,7 @@ import { OfficeZip } from "./office/zip.js";
 
 export const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
+/** The XLSX handler (`xlsx`): one page per sheet, estimated geometry. */
 export const xlsxFormat: FormatHandler = {
   id: "xlsx",
   mimeType: XLSX_MIME,
@@ -47,6 +48,7 @@ function colIndex(letters: string): number {
 type ExcelCell = import("exceljs").Cell;
 type ExcelSheet = import("exceljs").Worksheet;
 
+/** Parses a workbook (also used by the legacy route for xls/ods). */
 export async function parseXlsx(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
   const options = officeOptions(ctx);
   // exceljs unzips by itself, without limits: every entry is inflated here first,

@@ -14,6 +14,7 @@ import type { DraftElement } from "../../draft.js";
 const TABLE_WORD = /^(table|tab\.|表)\s*[0-9一二三四五六七八九十]/i;
 const FIGURE_WORD = /^(figure|fig\.|图|圖|chart|image|photo)\s*[0-9一二三四五六七八九十]/i;
 
+/** Sets `refIndex` both ways between captions and their tables/images; retypes the captions. */
 export function linkCaptions(elements: DraftElement[]): void {
   elements.forEach((el, i) => {
     if (el.refIndex !== undefined) return;

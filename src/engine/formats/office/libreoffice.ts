@@ -62,6 +62,7 @@ export function resetSofficeCache(): void {
   cachedPath = undefined;
 }
 
+/** Options of {@link convertWithLibreOffice}. */
 export interface ConvertOptions {
   /** Extension of the input, which LibreOffice uses to pick an import filter (`doc`, `rtf`, ...). */
   fromExt: string;

@@ -27,6 +27,7 @@ export interface OfficeOptions {
   office_geometry: "estimated" | "libreoffice" | "auto";
 }
 
+/** The defaults of {@link OfficeOptions} (pinned by a test). */
 export const OFFICE_OPTION_DEFAULTS: Readonly<OfficeOptions> = Object.freeze({
   include_hidden: false,
   include_speaker_notes: false,
