@@ -126,7 +126,8 @@ function pack(runs: Run[], o: ResolvedChunkOptions, embed: EmbedText, drafts: Dr
       // Leave room for a heading right above, so it goes with the start of its content.
       const above = pieces[pieces.length - 1];
       const lead = o.strategy !== "by_element" && above?.kind === "heading" && above.block === run.blocks[i - 1] ? above.tokens + SEPARATOR_TOKENS : 0;
-      pieces.push(...blockPieces(block, section, budgetOf(embed.prefix(section)), settings, lead));
+      // A loop, not push(...): one huge element can make more pieces than a call takes arguments.
+      for (const piece of blockPieces(block, section, budgetOf(embed.prefix(section)), settings, lead)) pieces.push(piece);
     });
     // A heading with nothing under it but deeper sections goes down with the first of them.
     const next = runs[r + 1];

@@ -211,7 +211,7 @@ function titleTreeLevels(titleTree: unknown): Map<string, number> {
     const item = stack.pop() as Partial<TitleNode> | null;
     if (typeof item !== "object" || item === null) continue;
     if (typeof item.element_id === "string" && typeof item.level === "number") levels.set(item.element_id, item.level);
-    if (Array.isArray(item.children)) stack.push(...item.children);
+    if (Array.isArray(item.children)) for (const child of item.children) stack.push(child);
   }
   return levels;
 }

@@ -118,7 +118,7 @@ function tablePieces(block: Block, section: Section, budget: number, s: PieceSet
   if (captionText !== "" && !inline) {
     const cap = caption!;
     const capPieces = textPieces(block, section, cap.text, 0, cap.text.length, budget, s).map((p) => ({ ...p, kind: "text" as const, captionOnly: true }));
-    out.unshift(...capPieces);
+    return [...capPieces, ...out];
   }
   return out;
 }

@@ -268,7 +268,7 @@ function fromMarkdown(node: DocNode): TableModel {
   const lines = node.text.split("\n").filter((l) => l.trim() !== "");
   const sep = lines.findIndex((l) => MD_SEPARATOR.test(l) && l.includes("-"));
   const rowsText = lines.filter((_, i) => i !== sep).map(splitPipes);
-  const cols = Math.max(1, ...rowsText.map((r) => r.length));
+  const cols = rowsText.reduce((n, r) => Math.max(n, r.length), 1);
   const rows: TableRowModel[] = rowsText.map((cells) => {
     const fill = Array.from({ length: cols }, (_, k) => cells[k] ?? "");
     return { node: node.index, cells: fill.map((text, col) => ({ text, col, rowSpan: 1, colSpan: 1 })), fill };
