@@ -50,6 +50,11 @@ export async function readInput(input: ParseInput, options: ReadInputOptions): P
   } else if (input instanceof Uint8Array) {
     if (input.byteLength > maxBytes) throw tooLarge(maxBytes);
     out = { bytes: input };
+  } else if ((input as unknown) instanceof ArrayBuffer) {
+    // Not in the ParseInput type, but what fetch().arrayBuffer() gives: accepted as bytes.
+    const bytes = new Uint8Array(input as unknown as ArrayBuffer);
+    if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+    out = { bytes };
   } else if (typeof Blob !== "undefined" && input instanceof Blob) {
     if (input.size > maxBytes) throw tooLarge(maxBytes);
     out = { bytes: new Uint8Array(await input.arrayBuffer()) };

@@ -500,7 +500,8 @@ describe("inputs", () => {
     const fromBlob = await parser.parse(new Blob([EN_MD]), { filename: "doc.md" });
     const fromFile = await parser.parse(new File([EN_MD], "doc.md"));
     const fromStream = await parser.parse(Readable.from([Buffer.from(EN_MD.slice(0, 10)), Buffer.from(EN_MD.slice(10))]), { filename: "doc.md" });
-    for (const r of [fromBytes, fromBlob, fromFile, fromStream]) expect(withoutDuration(r)).toEqual(withoutDuration(fromPath));
+    const fromArrayBuffer = await parser.parse(new TextEncoder().encode(EN_MD).buffer as unknown as Uint8Array, { filename: "doc.md" });
+    for (const r of [fromBytes, fromBlob, fromFile, fromStream, fromArrayBuffer]) expect(withoutDuration(r)).toEqual(withoutDuration(fromPath));
   });
 
   it("fetches { url } through the address guard (127.0.0.1 only when allow-listed)", async () => {
