@@ -12,6 +12,12 @@ import { blockPieces, textPieces, type Piece, type PieceSettings } from "./piece
 import { RegionFinder } from "./regions.js";
 import { groupRuns, SectionIndex, type Run } from "./sections.js";
 
+const RESERVED_KEYS = new Set([
+  "sourceId", "filename", "filetype", "fileId", "jobId", "url", "schemaVersion", "headingPath", "pageStart", "pageEnd",
+  "pages", "regions", "elementIds", "elementTypes", "kind", "table", "image", "chunkIndex", "chunkCount", "prevId",
+  "nextId", "sectionId", "tokens", "contentHash", "inlineObjects", "oversized",
+]);
+
 /** Chunks and the problems the chunker worked around. */
 export interface ChunkReport {
   chunks: Chunk[];
@@ -84,9 +90,13 @@ export function chunkDocumentWithReport(result: ParseResult, options: ChunkOptio
 function documentInfo(result: ParseResult, o: ResolvedChunkOptions): DocumentInfo {
   const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
   const meta = typeof result.metadata === "object" && result.metadata !== null ? result.metadata : {};
+  // The chunker's own keys win, including those it sets only sometimes (`oversized`,
+  // `table`, ...): a caller's value for them would be a false signal on other chunks.
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o.metadata)) if (!RESERVED_KEYS.has(k)) extra[k] = v;
   const info: DocumentInfo = {
     sourceId: o.sourceId ?? str(result.file_id) ?? str(meta.filename) ?? "document",
-    extra: o.metadata,
+    extra,
     options: optionsFingerprint(o),
   };
   const set = (key: "filename" | "filetype" | "fileId" | "jobId" | "url" | "schemaVersion", v: unknown) => {

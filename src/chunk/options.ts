@@ -84,7 +84,7 @@ export interface ChunkOptions {
    * @default the result's `file_id`, else `metadata.filename`, else `"document"`
    */
   sourceId?: string;
-  /** Flat values copied into every chunk's metadata (the chunker's own keys win). */
+  /** Flat values copied into every chunk's metadata; names the chunker uses (`sourceId`, `oversized`, ...) are ignored. */
   metadata?: Record<string, string | number | boolean | null>;
   /** Called for each {@link ChunkWarning}. */
   onWarning?: (warning: ChunkWarning) => void;

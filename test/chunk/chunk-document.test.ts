@@ -55,10 +55,12 @@ describe("result.metadata (document fields)", () => {
   });
 
   it("copies options.metadata into every chunk without letting it override the chunker's keys", () => {
-    const [c] = chunkDocument(result(elements), { metadata: { tenant: "acme", sourceId: "spoof", version: 3 } });
+    const [c] = chunkDocument(result(elements), { metadata: { tenant: "acme", sourceId: "spoof", version: 3, oversized: true, table: null } });
     expect(c!.metadata.tenant).toBe("acme");
     expect(c!.metadata.version).toBe(3);
     expect(c!.metadata.sourceId).toBe("file-1");
+    expect(c!.metadata).not.toHaveProperty("oversized");
+    expect(c!.metadata).not.toHaveProperty("table");
   });
 });
 
