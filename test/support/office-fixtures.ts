@@ -77,7 +77,8 @@ export type DocxBlock =
   | { kind: "caption"; text: string }
   | { kind: "pageBreak" }
   | { kind: "field"; instr: string; shown: string }
-  | { kind: "image"; png: Uint8Array; widthPx: number; heightPx: number; alt?: string };
+  | { kind: "image"; png: Uint8Array; widthPx: number; heightPx: number; alt?: string }
+  | { kind: "chart"; title: string; series: string[]; categories: string[] };
 
 function wRun(text: string): string {
   return `<w:r><w:t xml:space="preserve">${esc(text)}</w:t></w:r>`;
@@ -93,6 +94,7 @@ export async function buildDocx(blocks: DocxBlock[], furniture: { header?: strin
   const zip = new JSZip();
   const footnotes: string[] = [];
   const media: { name: string; png: Uint8Array }[] = [];
+  const charts: unknown[] = [];
   const body = blocks
     .map((b) => {
       switch (b.kind) {
@@ -120,6 +122,19 @@ export async function buildDocx(blocks: DocxBlock[], furniture: { header?: strin
           return `<w:p><w:r><w:br w:type="page"/></w:r></w:p>`;
         case "field":
           return `<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> ${esc(b.instr)} </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>${wRun(b.shown)}<w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>`;
+        case "chart": {
+          charts.push(b);
+          const n = charts.length;
+          const pts = (vals: string[]) => `<c:ptCount val="${vals.length}"/>${vals.map((v, k) => `<c:pt idx="${k}"><c:v>${esc(v)}</c:v></c:pt>`).join("")}`;
+          const ser = b.series
+            .map((name, k) => `<c:ser><c:idx val="${k}"/><c:tx><c:strRef><c:strCache>${pts([name])}</c:strCache></c:strRef></c:tx><c:cat><c:strRef><c:strCache>${pts(b.categories)}</c:strCache></c:strRef></c:cat></c:ser>`)
+            .join("");
+          zip.file(
+            `word/charts/chart${n}.xml`,
+            `${XML}<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>${esc(b.title)}</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart>${ser}</c:barChart></c:plotArea></c:chart></c:chartSpace>`,
+          );
+          return `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="4572000" cy="2743200"/><wp:docPr id="${100 + n}" name="Chart ${n}"/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rIdChart${n}"/></a:graphicData></a:graphic></wp:inline></w:drawing></w:r></w:p>`;
+        }
         case "image": {
           media.push({ name: `image${media.length + 1}.png`, png: b.png });
           const rid = `rIdImg${media.length}`;
@@ -143,6 +158,7 @@ export async function buildDocx(blocks: DocxBlock[], furniture: { header?: strin
     `<Relationship Id="rIdNum" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/>`,
     `<Relationship Id="rIdFn" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/>`,
     ...media.map((m, i) => `<Relationship Id="rIdImg${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/${m.name}"/>`),
+    ...charts.map((_, i) => `<Relationship Id="rIdChart${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/chart" Target="charts/chart${i + 1}.xml"/>`),
   ];
   const sectRefs: string[] = [];
   for (const kind of ["header", "footer"] as const) {

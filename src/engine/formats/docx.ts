@@ -1,6 +1,7 @@
 import { DocParseError, abortError } from "../../errors.js";
 import type { DraftDocument, DraftElement, FormatContext, FormatHandler } from "../draft.js";
 import { linkCaptions } from "./office/captions.js";
+import { CHART_MIME, chartText } from "./office/chart.js";
 import { officeOptions } from "./office/options.js";
 import { alignWithPdf, renderViaPdf, wantsPrintedGeometry } from "./office/pdf-geometry.js";
 import { imageSize } from "./image-size.js";
@@ -36,6 +37,8 @@ interface WalkState {
   /** Field nesting: `true` while inside a field's instruction (hidden), `false` in its result. */
   fields: boolean[];
   noteRefs: { kind: "footnote" | "endnote"; id: string; n: number }[];
+  /** Chart elements waiting for their text (chart parts are parsed after the walk). */
+  charts: { element: DraftElement; target: string }[];
   styles: Map<string, StyleInfo>;
   rels: Map<string, { target: string; type: string; external: boolean }>;
   zip: OfficeZip;
@@ -73,11 +76,12 @@ export async function parseDocx(bytes: Uint8Array, ctx: FormatContext): Promise<
   ]);
   const body = find(root, "w:body");
   if (!body) throw new DocParseError(40422, "The DOCX main part has no body");
-  const st: WalkState = { elements: [], page: 1, fields: [], noteRefs: [], styles, rels, zip, signal: ctx.signal };
+  const st: WalkState = { elements: [], page: 1, fields: [], noteRefs: [], charts: [], styles, rels, zip, signal: ctx.signal };
   // Page furniture once, not per page: the header before the body, the footer after it.
   const header = await furniture(body, st, "header");
   if (header) st.elements.push(header);
   walkBlocks(body, st);
+  for (const c of st.charts) c.element.text = (await chartText(zip, c.target)) ?? "";
   await appendNotes(st, dir);
   const footer = await furniture(body, st, "footer");
   if (footer) st.elements.push({ ...footer, page: st.page });
@@ -176,7 +180,11 @@ function paragraph(p: XNode, st: WalkState): void {
       else st.elements.push(el);
     } else st.elements.push(el);
   }
-  for (const img of inl.images) st.elements.push({ ...img, page: st.page });
+  // The same objects, not copies: chart elements get their text after the walk.
+  for (const img of inl.images) {
+    img.page = st.page;
+    st.elements.push(img);
+  }
   for (const box of inl.textBoxes) walkBlocks(box, st);
   if (inl.breakAfter) st.page++;
   // A section break stored in this paragraph starts a new page unless it is continuous.
@@ -310,9 +318,20 @@ function drawing(d: XNode, st: WalkState, out: Inline): void {
   if (txbx) out.textBoxes.push(txbx);
   const blip = find(frame, "a:blip");
   const rid = blip?.attrs["r:embed"];
-  if (!frame || !rid) return;
   const doc = child(frame, "wp:docPr");
   const ext = child(frame, "wp:extent");
+  const chartRid = find(frame, "c:chart")?.attrs["r:id"];
+  const chartRel = chartRid ? st.rels.get(chartRid) : undefined;
+  if (frame && chartRel && !chartRel.external) {
+    // The chart's text is read after the (synchronous) walk; the element holds its place.
+    const w = Math.round(Number(ext?.attrs.cx ?? 0) / 9525);
+    const h = Math.round(Number(ext?.attrs.cy ?? 0) / 9525);
+    const el: DraftElement = { type: "Image", subType: "chart", text: "", page: st.page, image: { width: w, height: h, mimeType: CHART_MIME }, metadata: { width: w, height: h } };
+    st.charts.push({ element: el, target: chartRel.target });
+    out.images.push(el);
+    return;
+  }
+  if (!frame || !rid) return;
   const alt = (doc?.attrs.descr || doc?.attrs.title || "").trim();
   pushImage(rid, alt, Number(ext?.attrs.cx ?? 0) / 9525, Number(ext?.attrs.cy ?? 0) / 9525, st, out);
 }

@@ -4,6 +4,7 @@ import type { Box, DraftDocument, DraftElement, DraftPage, FormatContext, Format
 import { ENGINE_LIMIT_DEFAULTS } from "../limits.js";
 import { imageSize } from "./image-size.js";
 import { renderViaPdf } from "./office/pdf-geometry.js";
+import { CHART_MIME, chartText } from "./office/chart.js";
 import { officeOptions } from "./office/options.js";
 import { buildTable, spanOf, tableText, type GridCell } from "./office/table-grid.js";
 import { child, children, find, findAll, parseXml, readRels, textOf, type XNode } from "./office/xml.js";
@@ -418,28 +419,10 @@ async function notesText(zip: OfficeZip, path: string): Promise<string> {
   return parts.join("\n");
 }
 
-/**
- * A chart as an Image element (`sub_type: "chart"`) whose text is what a reader can see
- * of it: the title, the series names and the category labels from the chart's caches.
- */
 async function chartElement(zip: OfficeZip, path: string, rect: Rect, size: { cx: number; cy: number }): Promise<Omit<DraftElement, "page"> | undefined> {
-  const xml = zip.text(path);
-  if (!xml) return undefined;
-  const root = await parseXml(xml, path);
-  const title = findAll(find(root, "c:title"), "a:t").map((t) => textOf(t)).join("").trim();
-  const cached = (n: XNode | undefined) => findAll(n, "c:pt").map((pt) => textOf(child(pt, "c:v")).trim()).filter(Boolean);
-  const series = findAll(root, "c:ser");
-  const names = series.flatMap((s) => cached(child(s, "c:tx")));
-  const categories = series.length ? cached(child(series[0], "c:cat")) : [];
-  const lines = [title, names.length ? `Series: ${names.join(", ")}` : "", categories.length ? `Categories: ${categories.join(", ")}` : ""].filter(Boolean);
+  const text = await chartText(zip, path);
+  if (text === undefined) return undefined;
   const w = Math.round((rect.cx / EMU_PER_INCH) * PPTX_DPI);
   const h = Math.round((rect.cy / EMU_PER_INCH) * PPTX_DPI);
-  return {
-    type: "Image",
-    subType: "chart",
-    text: lines.join("\n"),
-    box: toBox(rect, size),
-    image: { width: w, height: h, mimeType: "application/vnd.openxmlformats-officedocument.drawingml.chart+xml" },
-    metadata: { width: w, height: h },
-  };
+  return { type: "Image", subType: "chart", text, box: toBox(rect, size), image: { width: w, height: h, mimeType: CHART_MIME }, metadata: { width: w, height: h } };
 }

@@ -180,6 +180,24 @@ describe("docx: images", () => {
   });
 });
 
+describe("docx: charts", () => {
+  it("turns an embedded chart into an Image (sub_type chart) with title, series and categories", async () => {
+    const doc = await parse(
+      await buildDocx([
+        { kind: "para", text: "Before" },
+        { kind: "chart", title: "Sales 销售", series: ["2023", "2024"], categories: ["North", "South"] },
+        { kind: "para", text: "Figure 2: Sales by year" },
+      ]),
+    );
+    expect(doc.elements.map((e) => [e.type, e.subType, e.text])).toEqual([
+      ["NarrativeText", undefined, "Before"],
+      ["Image", "chart", "Sales 销售\nSeries: 2023, 2024\nCategories: North, South"],
+      ["FigureCaption", undefined, "Figure 2: Sales by year"],
+    ]);
+    expect(doc.elements[1]!.image!.width).toBe(480);
+  });
+});
+
 describe("docx: bad input", () => {
   it("rejects an empty file, a non-zip and a zip without a document with 40422", async () => {
     expect(codeOf(await parse(new Uint8Array()).catch((e: unknown) => e))).toBe(40422);
