@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -34,11 +34,20 @@ export class DiskAssetStore implements AssetStore {
     const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     await writeFile(tmp, bytes);
     await rename(tmp, path);
+    await this.#touch(fileId);
+  }
+
+  // The directory's mtime is the document's last use, for prune().
+  async #touch(fileId: string): Promise<void> {
+    const now = new Date();
+    await utimes(join(this.directory, fileId), now, now).catch(() => {});
   }
 
   async get(fileId: string, name: string): Promise<Uint8Array | undefined> {
     try {
-      return new Uint8Array(await readFile(this.#path(fileId, name)));
+      const bytes = new Uint8Array(await readFile(this.#path(fileId, name)));
+      await this.#touch(fileId);
+      return bytes;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw err;
@@ -56,6 +65,35 @@ export class DiskAssetStore implements AssetStore {
 
   async delete(fileId: string, name: string): Promise<void> {
     await rm(this.#path(fileId, name), { force: true });
+  }
+
+  /**
+   * Deletes the assets of every document not written or read for `olderThanMs`
+   * (a document's directory is touched on each write and read). Returns how many
+   * documents were removed. Run it on your own schedule; nothing calls it for you.
+   */
+  async prune(olderThanMs: number): Promise<number> {
+    let entries: string[];
+    try {
+      entries = await readdir(this.directory);
+    } catch {
+      return 0;
+    }
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const id of entries) {
+      if (!FILE_ID_PATTERN.test(id)) continue;
+      const dir = join(this.directory, id);
+      try {
+        if ((await stat(dir)).mtimeMs < cutoff) {
+          await rm(dir, { recursive: true, force: true });
+          removed++;
+        }
+      } catch {
+        // Removed concurrently: nothing to do.
+      }
+    }
+    return removed;
   }
 
   locate(fileId: string, name: string): string {

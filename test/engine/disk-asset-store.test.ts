@@ -55,3 +55,25 @@ describe("DiskAssetStore paths", () => {
     expect(() => store.locate(ID, "page-1.png/../../x")).toThrow();
   });
 });
+
+describe("DiskAssetStore.prune", () => {
+  it("removes documents unused for longer than the given time, keeps recent ones", async () => {
+    const dir = tempDir();
+    try {
+      const store = new DiskAssetStore({ directory: dir.path });
+      const old = "b".repeat(64);
+      await store.put(old, "page-1.png", new Uint8Array([1]));
+      await store.put(ID, "page-1.png", new Uint8Array([2]));
+      const { utimesSync } = await import("node:fs");
+      const { join } = await import("node:path");
+      const past = new Date(Date.now() - 3_600_000);
+      utimesSync(join(dir.path, old), past, past);
+      expect(await store.prune(60_000)).toBe(1);
+      expect(await store.get(old, "page-1.png")).toBeUndefined();
+      expect(await store.get(ID, "page-1.png")).toEqual(new Uint8Array([2]));
+      expect(await new DiskAssetStore({ directory: join(dir.path, "missing") }).prune(0)).toBe(0);
+    } finally {
+      dir.cleanup();
+    }
+  });
+});
