@@ -27,3 +27,15 @@ export type {
   FormatContext,
   FormatHandler,
 } from "./draft.js";
+export {
+  ocrImage,
+  setOcrIdleTimeout,
+  terminateOcr,
+  type OcrResult,
+  type OcrLine,
+  type OcrWord,
+  type OcrChar,
+  type OcrOptions,
+  type PixelBox,
+} from "./ocr.js";
+export { OFFICE_OPTION_DEFAULTS, type OfficeOptions } from "./formats/office/options.js";
