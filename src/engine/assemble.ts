@@ -236,14 +236,35 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
   // A continuation joins the previous block only when nothing but page furniture
   // (running headers, footers, page numbers) stands between them.
   let previousContent = -1;
-  const markdownItems: MarkdownItem[] = laid.map((l, i) => {
-    const item: MarkdownItem = { element: l.element };
+  // A table the layout split over pages is one table in the Markdown again, when every
+  // piece is in the result: its first piece renders the whole table, the others nothing.
+  const splitRows = new Map<number, { pieces: number; rows: number }>();
+  if (estimated) {
+    for (const l of laid) {
+      if (l.element.type !== "Table" || !l.element.table) continue;
+      const seen = splitRows.get(l.source) ?? { pieces: 0, rows: 0 };
+      splitRows.set(l.source, { pieces: seen.pieces + 1, rows: seen.rows + l.element.table.rows });
+    }
+  }
+  const wholeTable = (l: LaidElement) => {
+    const original = draft.elements[l.source];
+    const seen = splitRows.get(l.source);
+    return seen && seen.pieces > 1 && original?.table && original.table.rows === seen.rows ? original : undefined;
+  };
+  const markdownItems: MarkdownItem[] = laid.flatMap((l, i): MarkdownItem[] => {
+    let element = l.element;
+    const whole = l.element.type === "Table" ? wholeTable(l) : undefined;
+    if (whole) {
+      if (firstPiece.get(l.source) !== i) return [];
+      element = whole;
+    }
+    const item: MarkdownItem = { element };
     const continued = l.continues ?? (l.element.continuationOf !== undefined ? lastPiece.get(l.element.continuationOf) : undefined);
     if (continued !== undefined && continued === previousContent) item.continues = true;
     if (!FURNITURE.has(l.element.type)) previousContent = i;
     const url = imageUrls.get(i);
     if (url) item.imageUrl = url;
-    return item;
+    return [item];
   });
 
   const result: ParseResult = {

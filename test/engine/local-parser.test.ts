@@ -286,6 +286,22 @@ describe("config.scope.page_range (estimated pages)", () => {
     expect(full.markdown).toBe(`# Intro\n\n${huge}\n`);
   });
 
+  it("splits a long table over pages, and the markdown still holds one table", async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => `| r${i} | v${i} |`).join("\n");
+    const r = await parser.parse(Buffer.from(`| k | v |\n|---|---|\n${rows}\n`), { filename: "t.md", config: { capabilities: { include_table_structure: true } } });
+    expectConsistentResult(r);
+    const tables = r.elements.filter((e) => e.type === "Table");
+    expect(tables.length).toBeGreaterThan(1);
+    expect(tables.slice(1).every((t) => t.metadata?.is_continuation)).toBe(true);
+    expect(tables.reduce((n, t) => n + t.table_structure!.rows, 0)).toBe(121);
+    expect(r.markdown!.match(/<table>/g)).toHaveLength(1);
+    expect(r.markdown).toContain("<td>r119</td>");
+    // Only part of it in the range: that part is rendered.
+    const part = await parser.parse(Buffer.from(`| k | v |\n|---|---|\n${rows}\n`), { filename: "t.md", config: { scope: { page_range: "2" } } });
+    expect(part.markdown!.match(/<table>/g)).toHaveLength(1);
+    expect(part.markdown).not.toContain("<td>r0</td>");
+  });
+
   it("splits Chinese text at any character and joins it back without spaces", async () => {
     const huge = "中文段落没有空格，换行可以发生在任何字符之间。".repeat(300);
     const full = await parser.parse(Buffer.from(huge), { filename: "zh.txt" });
