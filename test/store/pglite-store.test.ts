@@ -45,6 +45,8 @@ describe("pglite:// store", () => {
         expect((await again.manifest.get("doc-a.pdf"))?.chunkIds).toEqual(["p1", "p2"]);
         // The dimension fixed by the first session still holds.
         await expect(again.upsert([record(makeChunk("p3", "x"), [1, 0])])).rejects.toMatchObject({ code: "DOCPARSE_INVALID_OPTION" });
+        // A second open of the same directory in this process would diverge silently.
+        await expect(openStore(url)).rejects.toMatchObject({ code: "DOCPARSE_INVALID_OPTION" });
       } finally {
         await again.close();
       }

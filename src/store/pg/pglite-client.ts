@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
-import { DocParseError, LocalErrorCode } from "../../errors.js";
+import { resolve } from "node:path";
+import { DocParseError, LocalErrorCode, invalidOption } from "../../errors.js";
 import type { SqlClient, SqlExecutor } from "./sql-client.js";
 
 type PGliteLike = SqlExecutorSource & {
@@ -11,6 +12,9 @@ interface SqlExecutorSource {
   exec(sql: string): Promise<unknown>;
 }
 
+/** Directories with an open PGlite in this process (resolved paths). */
+const OPEN_DIRS = new Set<string>();
+
 /**
  * Opens PGlite (Postgres compiled to WebAssembly) with the pgvector extension, persisted
  * in `dataDir` (created if missing), or in memory when `dataDir` is undefined.
@@ -19,7 +23,8 @@ interface SqlExecutorSource {
  * length of `transaction()`, so concurrent callers are serialised: a query issued while a
  * transaction runs waits for it instead of seeing its half-done state.
  */
-export async function openPgliteClient(dataDir: string | undefined): Promise<SqlClient> {
+export async function openPgliteClient(dir: string | undefined): Promise<SqlClient> {
+  const dataDir = dir === undefined ? undefined : resolve(dir);
   let PGlite: typeof import("@electric-sql/pglite").PGlite;
   let vector: typeof import("@electric-sql/pglite-pgvector").vector;
   try {
@@ -32,19 +37,34 @@ export async function openPgliteClient(dataDir: string | undefined): Promise<Sql
       { cause },
     );
   }
-  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+  if (dataDir !== undefined) {
+    // Two PGlite instances on one directory do not see each other's writes and corrupt
+    // the files; refuse a second open in this process instead.
+    if (OPEN_DIRS.has(dataDir)) {
+      throw invalidOption(`The PGlite directory ${dataDir} is already open in this process; share that store (close it before reopening)`);
+    }
+    mkdirSync(dataDir, { recursive: true });
+    OPEN_DIRS.add(dataDir);
+  }
   let db: PGliteLike;
   try {
     db = (await PGlite.create(dataDir, { extensions: { vector } })) as unknown as PGliteLike;
     await db.exec("CREATE EXTENSION IF NOT EXISTS vector");
   } catch (cause) {
+    if (dataDir !== undefined) OPEN_DIRS.delete(dataDir);
     throw new DocParseError(LocalErrorCode.Store, `Cannot open PGlite in ${dataDir ?? "memory"}: ${String((cause as Error)?.message ?? cause)}`, { cause });
   }
   return {
     dialect: "pglite",
     ...executor(db),
     transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
-    close: () => db.close(),
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        if (dataDir !== undefined) OPEN_DIRS.delete(dataDir);
+      }
+    },
   };
 }
 
