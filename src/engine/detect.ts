@@ -161,6 +161,7 @@ function detectText(b: Uint8Array, ext: string): DetectedFormat | undefined {
   const head = new TextDecoder("utf-8").decode(b.subarray(0, 4096));
   if (looksLikeHtml(head)) return { format: "html", mimeType: MIME.html };
   if (looksLikeMarkdown(head)) return { format: "markdown", mimeType: MIME.markdown };
+  if (looksLikeCsv(head)) return { format: "csv", mimeType: MIME.csv };
   return { format: "txt", mimeType: MIME.txt };
 }
 
@@ -177,6 +178,17 @@ function looksLikeMarkdown(head: string): boolean {
   const table = /^\|.*\|[ \t]*\n\|[ \t:|-]+\|[ \t]*$/m.test(head);
   const link = /\[[^\]\n]+\]\([^)\s]+\)/.test(head);
   return (headings > 0 && (fence || table || link || headings >= 2)) || (fence && table);
+}
+
+// CSV without an extension: at least three lines, every one with the same number (≥ 1)
+// of commas outside quotes. Prose commas never line up like that for long.
+function looksLikeCsv(head: string): boolean {
+  const lines = head.split(/\r?\n/).slice(0, 20);
+  if (head.length >= 4096) lines.pop(); // the last line may be cut
+  const full = lines.filter((l) => l.trim());
+  if (full.length < 3 || full.some((l) => l.length > 2000)) return false;
+  const commas = full.map((l) => l.replace(/"[^"]*"/g, "").split(",").length - 1);
+  return commas[0]! >= 1 && commas.every((n) => n === commas[0]);
 }
 
 /**

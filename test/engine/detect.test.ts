@@ -72,6 +72,8 @@ describe("detectFormat", () => {
     ["markdown by content", text("# Title\n\nSome text\n\n## More\n"), undefined, "markdown", "text/markdown"],
     ["csv by extension", text("a,b\n1,2\n"), "t.csv", "csv", "text/csv"],
     ["plain text", text("just some words\n"), undefined, "txt", "text/plain"],
+    ["csv by content", text('name,qty,note\npen,2,"blue, fine"\nink,5,black\n'), undefined, "csv", "text/csv"],
+    ["prose with commas is not csv", text("Well, hello.\nYes, and then, later,\nno commas here\n"), undefined, "txt", "text/plain"],
     ["Chinese text", text("这是一个测试文件。\n"), "说明.txt", "txt", "text/plain"],
     ["text named .pdf is text", text("not really a pdf"), "fake.pdf", "txt", "text/plain"],
     ["UTF-16 text with BOM", new Uint8Array([0xff, 0xfe, ...Buffer.from("hi there", "utf16le")]), undefined, "txt", "text/plain"],
