@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DocParseError } from "../../src/errors.js";
 import { pdfFormat } from "../../src/engine/formats/pdf.js";
-import { buildPdf, column, popplerWords, prose, sofficePdf } from "../support/pdf-fixtures.js";
+import { buildPdf, chromiumPdf, column, popplerWords, prose, randomProse, sofficePdf } from "../support/pdf-fixtures.js";
 import { missing } from "../support/system.js";
 import { boxContains, ofType, parsePdf } from "./pdf-helpers.js";
 
@@ -267,4 +267,44 @@ describe.skipIf(!existsSync(TEX_PDF) || missing("pdftotext"))("pdf: a real LaTeX
       });
     expect(missed.map((w) => w.text)).toEqual([]);
   });
+});
+
+describe.skipIf(missing("chromium", "pdftotext"))("pdf: a page printed by Chromium", () => {
+  it("reads CSS columns in order, mixed-script headings, CJK without compatibility glyphs, and a table", async () => {
+    const paragraphs = Array.from({ length: 8 }, (_, i) => `P${i} ${randomProse(i + 1, 60)}.`);
+    const bytes = await chromiumPdf(`<html><head><meta charset="utf-8"><style>
+@page { size: A4; margin: 20mm; }
+body { font-family: 'DejaVu Serif', serif; font-size: 10pt; }
+.cols { column-count: 2; column-gap: 10mm; text-align: justify; }
+h1 { font-size: 20pt; } h2 { font-size: 14pt; }
+table { border-collapse: collapse; } td, th { border: 1px solid #000; padding: 3px 6px; }
+</style></head><body>
+<h1>Chromium Two Column Report</h1>
+<h2>Findings</h2>
+<div class="cols">${paragraphs.map((p) => `<p>${p}</p>`).join("")}</div>
+<h2>结果 Results</h2>
+<p>中文段落用于测试阅读顺序和字符框。这里还有更多的文字内容。</p>
+<table><tr><th>Metric</th><th>Value</th><th>Unit</th></tr><tr><td>Speed</td><td>42</td><td>pages/s</td></tr></table>
+</body></html>`);
+    const doc = await parsePdf(bytes);
+    expect(ofType(doc, "Title").map((e) => [e.text, e.headingLevel])).toEqual([
+      ["Chromium Two Column Report", 1],
+      ["Findings", 2],
+      ["结果 Results", 2],
+    ]);
+    const prosePs = ofType(doc, "NarrativeText").filter((e) => /^P\d/.test(e.text));
+    expect(prosePs.map((e) => e.text.replace(/\s+/g, " "))).toEqual(paragraphs);
+    expect(doc.elements.map((e) => e.text)).toContain("中文段落用于测试阅读顺序和字符框。这里还有更多的文字内容。");
+    expect(ofType(doc, "Table")[0]?.table?.cells.map((c) => c.text)).toEqual(["Metric", "Value", "Unit", "Speed", "42", "pages/s"]);
+    const oracle = await popplerWords(bytes);
+    const missed = oracle.words.filter((w) => {
+      const size = oracle.pages[w.page - 1]!;
+      // Poppler sizes Type 3 glyphs (Chromium's CJK) by the font's generous bbox: compare
+      // our box with the word's horizontal extent and vertical centre.
+      const cy = (w.y0 + w.y1) / 2 / size.height;
+      const box = { x0: w.x0 / size.width, y0: cy, x1: w.x1 / size.width, y1: cy };
+      return !doc.elements.some((e) => e.page === w.page && e.box && boxContains(e.box, box, 0.01) && e.text.replace(/\s/g, "").includes(w.text));
+    });
+    expect(missed.map((w) => w.text)).toEqual([]);
+  }, 120_000);
 });

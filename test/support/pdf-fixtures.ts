@@ -183,6 +183,21 @@ export function prose(seed: number, words: number): string {
   return out.join(" ");
 }
 
+/**
+ * Filler prose without repeating lines (a seeded generator), for layouts where repeated
+ * lines would line up by construction (justified columns).
+ */
+export function randomProse(seed: number, words: number): string {
+  const vocab = "alpha report figure table quarterly revenue growth region market segment product customer service cost margin forecast annual review summary detail analysis method result".split(" ");
+  let state = (seed * 2654435761) >>> 0 || 1;
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    out.push(vocab[(state >>> 8) % vocab.length]!);
+  }
+  return out.join(" ");
+}
+
 /** Wraps prose into lines of at most `chars` characters. */
 export function wrap(text: string, chars: number): string[] {
   const lines: string[] = [];
@@ -285,6 +300,27 @@ export async function sofficePdf(html: string, options: { password?: string; nam
       timeout: 120_000,
     });
     return new Uint8Array(readFileSync(join(dir, `${name}.pdf`)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Prints an HTML page to PDF with headless Chromium (Skia's PDF backend: CID and Type 3 fonts). */
+export async function chromiumPdf(html: string): Promise<Uint8Array> {
+  const { execFileSync } = await import("node:child_process");
+  const { mkdtempSync, writeFileSync, readFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { CHROMIUM_ARGS, which } = await import("./system.js");
+  const dir = mkdtempSync(join(tmpdir(), "chromium-pdf-"));
+  try {
+    writeFileSync(join(dir, "page.html"), html);
+    const out = join(dir, "page.pdf");
+    execFileSync(which("chromium")!, [...CHROMIUM_ARGS, `--user-data-dir=${join(dir, "profile")}`, "--no-pdf-header-footer", `--print-to-pdf=${out}`, `file://${join(dir, "page.html")}`], {
+      stdio: "ignore",
+      timeout: 120_000,
+    });
+    return new Uint8Array(readFileSync(out));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

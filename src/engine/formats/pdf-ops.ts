@@ -127,7 +127,10 @@ interface State {
   rise: number;
 }
 
-const LIGATURES = /[\ufb00-\ufb4f]/;
+// Compatibility characters fonts map glyphs to (ﬁ ligatures, Kangxi radicals such as ⽂
+// for 文, CJK compatibility ideographs): read as their ordinary characters, like
+// pdftotext does. Full-width punctuation (，。) is left alone.
+const COMPAT = /[\u2e80-\u2eff\u2f00-\u2fdf\uf900-\ufaff\ufb00-\ufb4f]/;
 const WHITESPACE = /^\s+$/;
 
 /** Walks the operator list of one page; `base` maps user space to display space. */
@@ -247,7 +250,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       if (vertical) width = g.vmetric ? -(g.vmetric[0] ?? 0) : width;
       const advance = vertical ? width * widthScale - spacing * gs.dir : width * widthScale + spacing * gs.dir;
       // Ligature glyphs (ﬁ, ﬂ) become their letters, each sharing the glyph's box.
-      const u = LIGATURES.test(g.unicode) ? g.unicode.normalize("NFKC") : g.unicode;
+      const u = COMPAT.test(g.unicode) ? g.unicode.normalize("NFKC") : g.unicode;
       textChars += u.length;
       // `isSpace` is about char code 32 (where word spacing applies), not the text: a
       // subset font may map code 32 to any letter. Whitespace is judged by unicode.

@@ -46,7 +46,7 @@ export interface Line extends Rect {
   text: string;
   /** Dominant font size (by characters). */
   fontSize: number;
-  /** True when every non-space character is bold. */
+  /** True when at least 60 % of the characters are bold (a mixed-script heading counts). */
   bold: boolean;
   mono: boolean;
   /** Share of characters in math fonts or math symbols (0..1). */
