@@ -1,7 +1,7 @@
 import type { Element, ElementMetadata, Page, PageSpan, ParseResult, ResolvedCapabilities, TitleNode } from "../wire/index.js";
 import { LOCAL_SCHEMA_VERSION, inPageRange } from "../wire/index.js";
 import { DocParseError, LocalErrorCode } from "../errors.js";
-import type { Box, DraftDocument } from "./draft.js";
+import type { Box, DraftChar, DraftDocument } from "./draft.js";
 import { boxToCoordinates, FULL_PAGE } from "./coordinates.js";
 import { ElementIdAllocator } from "./element-ids.js";
 import { FLOW_PAGE, flowLayout, type LaidElement, type PaintItem } from "./flow-layout.js";
@@ -76,7 +76,9 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
   if (estimated) {
     const fixed = draft.fixedPages === true;
     const paint = caps.pages && options.paintEstimatedPages === true;
-    const flow = flowLayout(draft.elements, { chars: caps.include_char_details, fixedPages: fixed, paint });
+    // Character boxes also give inline objects (formulas in Markdown) their coordinates.
+    const chars = caps.include_char_details || (caps.include_inline_objects && draft.elements.some((e) => e.objects?.length));
+    const flow = flowLayout(draft.elements, { chars, fixedPages: fixed, paint });
     pageCount = fixed ? Math.max(draft.pageCount, flow.pageCount) : flow.pageCount;
     checkRange(range, pageCount);
     laid = flow.elements.filter((l) => inPageRange(range, l.element.page));
@@ -217,7 +219,8 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
           text_range: [o.start, o.end],
           metadata: o.displayMode ? { display_mode: o.displayMode } : {},
         };
-        if (o.box) obj.coordinates = boxToCoordinates(o.box);
+        const objectBox = o.box ?? unionOfChars(el.chars, o.start, o.end);
+        if (objectBox) obj.coordinates = boxToCoordinates(objectBox);
         return obj;
       });
     }
@@ -323,6 +326,21 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
   }
   result.summary = { duration_ms: Math.max(0, Math.round(options.durationMs ?? 0)) };
   return { result, assets, partial: (draft.failedPages?.length ?? 0) > 0 };
+}
+
+/** The box around characters [start, end) (their first line's part, when they wrap). */
+function unionOfChars(chars: DraftChar[] | undefined, start: number, end: number): Box | undefined {
+  const first = chars?.[start];
+  if (!chars || !first || end <= start) return undefined;
+  const out: Box = { ...first.box };
+  for (let k = start + 1; k < end && k < chars.length; k++) {
+    const b = chars[k]!.box;
+    if (b.y0 >= out.y1) break; // next line: keep the box tight
+    out.x0 = Math.min(out.x0, b.x0);
+    out.x1 = Math.max(out.x1, b.x1);
+    out.y1 = Math.max(out.y1, b.y1);
+  }
+  return out;
 }
 
 const FURNITURE = new Set(["Header", "Footer", "PageNumber", "PageBreak"]);

@@ -247,10 +247,19 @@ export function flowLayout(elements: readonly DraftElement[], options: FlowLayou
       const y0 = y;
       const y1 = y + take * font.lineHeight;
       const laid: DraftElement = { ...el, text, page, box: box(left, y0, left + maxLine, y1) };
-      if (!isWhole) delete laid.chars;
+      const found = isWhole ? 0 : el.text.indexOf(text, startChar);
+      const base = found < 0 ? startChar : found;
+      if (!isWhole) {
+        delete laid.chars;
+        // Inline objects move with their piece; text_range is relative to the piece's text.
+        const objects = el.objects
+          ?.filter((o) => o.start >= base && o.end <= base + text.length)
+          .map((o) => ({ ...o, start: o.start - base, end: o.end - base }));
+        if (objects?.length) laid.objects = objects;
+        else delete laid.objects;
+      }
       if (options.chars) {
-        const base = isWhole ? 0 : el.text.indexOf(text, startChar);
-        laid.chars = charBoxes(el.text, piece, base < 0 ? startChar : base, text, left, y0, { ...font, px: measurePx }, box);
+        laid.chars = charBoxes(el.text, piece, base, text, left, y0, { ...font, px: measurePx }, box);
         computedChars.add(laid);
       }
       const entry: LaidElement = { element: laid, source };

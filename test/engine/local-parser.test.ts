@@ -145,6 +145,11 @@ describe("parse (Markdown and text)", () => {
     expect(formula.objects![0]).toMatchObject({ type: "formula", text: "r=0.2", metadata: { display_mode: "inline" } });
     const [s, e] = formula.objects![0]!.text_range;
     expect(formula.text.slice(s, e)).toBe("r=0.2");
+    // The object's box is inside its element's, around its characters.
+    const [ox0, oy0, , , ox1, oy1] = formula.objects![0]!.coordinates as number[];
+    const [ex0, ey0, , , ex1, ey1] = formula.coordinates as number[];
+    expect(ox0! >= ex0! && ox1! <= ex1! && oy0! >= ey0! && oy1! <= ey1! && ox1! > ox0!).toBe(true);
+    expect(ox0).toBeCloseTo(formula.char_details![s]!.coordinates[0]!);
     expect(r.elements[1]!.char_details).toHaveLength(r.elements[1]!.text.length);
     for (const el of r.elements) expect(el.metadata?.coordinates_estimated).toBe(true);
     expect(r.pages).toEqual([
@@ -300,6 +305,23 @@ describe("config.scope.page_range (estimated pages)", () => {
     const part = await parser.parse(Buffer.from(`| k | v |\n|---|---|\n${rows}\n`), { filename: "t.md", config: { scope: { page_range: "2" } } });
     expect(part.markdown!.match(/<table>/g)).toHaveLength(1);
     expect(part.markdown).not.toContain("<td>r0</td>");
+  });
+
+  it("keeps inline objects with the piece of a split paragraph they fall in", async () => {
+    const sentence = "The value $x_1$ matters here. ";
+    const md = sentence.repeat(600);
+    const r = await parser.parse(Buffer.from(md), { filename: "f.md", config: { capabilities: { include_inline_objects: true } } });
+    expectConsistentResult(r);
+    expect(r.elements.length).toBeGreaterThan(1);
+    let total = 0;
+    for (const el of r.elements) {
+      for (const o of el.objects ?? []) {
+        expect(el.text.slice(o.text_range[0], o.text_range[1])).toBe("x_1");
+        expect(o.coordinates).toHaveLength(8);
+        total++;
+      }
+    }
+    expect(total).toBeGreaterThan(590);
   });
 
   it("splits Chinese text at any character and joins it back without spaces", async () => {
