@@ -1,6 +1,7 @@
 import PQueue from "p-queue";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { DocParseError, LocalErrorCode, abortError, invalidOption } from "../errors.js";
+import { withRetry } from "../retry.js";
 
 /** Options of {@link embedInBatches}. */
 export interface EmbedInBatchesOptions {
@@ -86,44 +87,33 @@ export async function embedInBatches(
   return out;
 }
 
+/**
+ * The shared retry policy with embedder semantics: third-party embedders throw plain
+ * errors, so anything not explicitly marked `isRetryable: false` is retried; the final
+ * failure is a DocParseError (DOCPARSE_EMBEDDING) keeping the original as `cause`.
+ */
 async function withRetries<T>(
   call: () => Promise<T>,
   retries: number,
   delayMs: number,
   signal: AbortSignal | undefined,
 ): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    if (signal?.aborted) throw abortError(signal);
-    try {
-      return await call();
-    } catch (error) {
-      if (signal?.aborted) throw abortError(signal);
-      const retryable = (error as { isRetryable?: unknown } | null)?.isRetryable !== false;
-      if (attempt >= retries || !retryable) {
-        if (DocParseError.isInstance(error)) throw error;
-        throw new DocParseError(
-          LocalErrorCode.Embedding,
-          `Embedding failed after ${attempt + 1} attempt(s): ${error instanceof Error ? error.message : String(error)}`,
-          { cause: error, isRetryable: retryable },
-        );
-      }
-      await sleep(delayMs * 2 ** attempt, signal);
-    }
+  let attempts = 0;
+  const isRetryable = (error: unknown) => (error as { isRetryable?: unknown } | null)?.isRetryable !== false;
+  try {
+    return await withRetry(
+      () => (attempts++, call()),
+      { maxRetries: retries, baseMs: delayMs, maxMs: Math.max(30_000, delayMs) },
+      { shouldRetry: isRetryable, ...(signal ? { signal } : {}) },
+    );
+  } catch (error) {
+    if (DocParseError.isInstance(error)) throw error;
+    throw new DocParseError(
+      LocalErrorCode.Embedding,
+      `Embedding failed after ${attempts} attempt(s): ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error, isRetryable: isRetryable(error) },
+    );
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError(signal));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 function positiveInteger(name: string, value: number, min: number): void {
