@@ -149,7 +149,7 @@ describe("parse (Markdown and text)", () => {
     const [ox0, oy0, , , ox1, oy1] = formula.objects![0]!.coordinates as number[];
     const [ex0, ey0, , , ex1, ey1] = formula.coordinates as number[];
     expect(ox0! >= ex0! && ox1! <= ex1! && oy0! >= ey0! && oy1! <= ey1! && ox1! > ox0!).toBe(true);
-    expect(ox0).toBeCloseTo(formula.char_details![s]!.coordinates[0]!);
+    expect(ox0).toBeCloseTo(formula.char_details![s!]!.coordinates[0]!);
     expect(r.elements[1]!.char_details).toHaveLength(r.elements[1]!.text.length);
     for (const el of r.elements) expect(el.metadata?.coordinates_estimated).toBe(true);
     expect(r.pages).toEqual([
