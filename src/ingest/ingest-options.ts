@@ -51,11 +51,13 @@ export interface IngestOptions {
   /** @default `DocParseClient` from the environment when `DOCPARSE_BASE_URL` is set, else `LocalParser` */
   parser?: Parser;
   /**
-   * Parse configuration sent with every document. The default asks for the `pages` list
-   * (page sizes for pixel boxes, page images for the viewer) on top of the service's
-   * defaults. Add `capabilities.include_char_details: true` for exact quote boxes: it
-   * costs memory in proportion to the characters of the largest document in flight.
-   * @default `{ capabilities: { pages: true } }`
+   * Parse configuration sent with every document. The default asks, on top of the
+   * service's defaults, for the `pages` list (page sizes for pixel boxes, page images for
+   * the viewer) and for table structure (so chunks carry tables as HTML/Markdown with
+   * their cells, spans and header rows, and long tables split on row boundaries). Add
+   * `capabilities.include_char_details: true` for exact quote boxes: it costs memory in
+   * proportion to the characters of the largest document in flight.
+   * @default `{ capabilities: { pages: true, include_table_structure: true } }`
    */
   parseConfig?: ParseConfig;
   /** @default `HashEmbeddings` */
@@ -111,7 +113,7 @@ export interface IngestOptions {
 
 /** The defaults of `ingest()`, pinned by a test. */
 export const INGEST_DEFAULTS = {
-  parseConfig: { capabilities: { pages: true } } satisfies ParseConfig,
+  parseConfig: { capabilities: { pages: true, include_table_structure: true } } satisfies ParseConfig,
   concurrency: { parse: 4, chunk: 2, embed: 2, store: 1 },
   embedBatchSize: 64,
   embedLingerMs: 10,

@@ -256,7 +256,7 @@ describe("ingest()", () => {
 describe("INGEST_DEFAULTS", () => {
   it("pins the documented defaults", () => {
     expect(INGEST_DEFAULTS).toEqual({
-      parseConfig: { capabilities: { pages: true } },
+      parseConfig: { capabilities: { pages: true, include_table_structure: true } },
       concurrency: { parse: 4, chunk: 2, embed: 2, store: 1 },
       embedBatchSize: 64,
       embedLingerMs: 10,
@@ -290,6 +290,10 @@ describe("ingest() with the real parser, chunker and stores", () => {
     expect(leave?.metadata["pageSizes"]).toEqual({ "1": { width: expect.any(Number), height: expect.any(Number) } });
     expect((leave?.metadata["textSpans"] as unknown[] | undefined)?.length).toBeGreaterThan(0);
     expect((await store.manifest.get("zh/employee-handbook.md"))?.chunkIds).toEqual(ids);
+    // Table structure is asked for by default: tables reach the store as HTML with their cells.
+    const policy = await store.getByIds(await store.idsBySource("en/returns-policy.md"));
+    const table = policy.find((c) => c.metadata.kind === "table" || c.metadata.elementTypes.includes("Table"));
+    expect(table?.text).toMatch(/<table>[\s\S]*<th[^>]*>Reason for return<\/th>/);
     expect(await ingest({ sources: samples, root: samples, store, exclude: "*.ts" })).toMatchObject({ unchanged: 6, added: 0 });
   });
 

@@ -45,7 +45,7 @@ export function demoCommand(program: Command, io: CliIo, setExit: (code: number)
         io.stdout.write(`Ingesting ${docs} into ${url} …\n`);
         // make-samples.ts (the script that writes the binary samples) is not a sample.
         // Per-character details give exact quote boxes; the samples are small, so the memory is nothing.
-        const parseConfig = { capabilities: { pages: true, include_char_details: true } };
+        const parseConfig = { capabilities: { pages: true, include_table_structure: true, include_char_details: true } };
         const report = await ingest({ sources: docs, root: docs, store: url, parser: new LocalParser(), parseConfig, exclude: "*.ts" });
         io.stdout.write(summary(report));
         for (const f of report.failed) io.stderr.write(`failed ${f.sourceId} [${f.stage}] ${f.code}: ${f.message}\n`);
