@@ -18,6 +18,7 @@ let loading: Promise<Pdfjs> | undefined;
 /** Imports pdfjs once, with its worker module in-process. */
 export function loadPdfjs(): Promise<Pdfjs> {
   loading ??= (async () => {
+    const natives = keepNatives();
     try {
       // pdfjs looks for `globalThis.pdfjsWorker` before spawning a worker: giving it the
       // worker module runs the parser in this thread, with no file URL to resolve.
@@ -31,9 +32,31 @@ export function loadPdfjs(): Promise<Pdfjs> {
     } catch (cause) {
       loading = undefined;
       throw new DocParseError(LocalErrorCode.MissingDependency, "PDF parsing needs pdfjs-dist: npm install pdfjs-dist@5.6.205", { cause });
+    } finally {
+      natives();
     }
   })();
   return loading;
+}
+
+/**
+ * Remembers the built-ins pdfjs' legacy build replaces and returns a function putting
+ * them back. Its bundled core-js swaps `Array.prototype.push` (for a V8 < 12.2 edge case
+ * with frozen array lengths) and `JSON.parse`/`JSON.stringify` (for JSON.rawJSON) with
+ * polyfills written in JavaScript, for the whole process: on Node 20 that made every
+ * `push` — pdfjs' parser, the layout code, everybody's — several times slower
+ * (a third of a parse's CPU time). pdfjs needs neither edge case; the polyfills it adds
+ * as new members (Promise.withResolvers, Map.getOrInsert, ...) stay.
+ */
+function keepNatives(): () => void {
+  const push = Object.getOwnPropertyDescriptor(Array.prototype, "push");
+  const parse = Object.getOwnPropertyDescriptor(JSON, "parse");
+  const stringify = Object.getOwnPropertyDescriptor(JSON, "stringify");
+  return () => {
+    if (push) Object.defineProperty(Array.prototype, "push", push);
+    if (parse) Object.defineProperty(JSON, "parse", parse);
+    if (stringify) Object.defineProperty(JSON, "stringify", stringify);
+  };
 }
 
 let assetDir: string | undefined;
