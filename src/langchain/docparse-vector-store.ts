@@ -16,8 +16,11 @@ export interface DocParseVectorStoreArgs {
   store: ChunkStore;
   /**
    * Pass the query text along with its vector in `similaritySearch*` (and so in
-   * `asRetriever()`), so stores with hybrid search fuse full-text ranking (RRF).
-   * @default false
+   * `asRetriever()`), so stores with hybrid search fuse full-text ranking (RRF). On by
+   * default where the store can use it: exact word / Chinese-phrase evidence fixes the
+   * ranking of weak embeddings such as the hash default (the CLI and `CitationRetriever`
+   * search the same way). Scores are then RRF scores, not cosine similarities.
+   * @default store.capabilities.hybridSearch
    */
   hybrid?: boolean;
 }
@@ -38,13 +41,14 @@ export class DocParseVectorStore extends VectorStore {
   declare FilterType: ChunkFilter;
   /** The ChunkStore behind this VectorStore. */
   readonly store: ChunkStore;
-  readonly #hybrid: boolean;
+  /** Whether `similaritySearch*` sends the query text too (see {@link DocParseVectorStoreArgs.hybrid}). */
+  readonly hybrid: boolean;
 
   constructor(embeddings: EmbeddingsInterface, args: DocParseVectorStoreArgs) {
     super(embeddings, args as unknown as Record<string, unknown>);
     if (typeof args?.store?.query !== "function") throw invalidOption("DocParseVectorStore needs `store`, a ChunkStore");
     this.store = args.store;
-    this.#hybrid = args.hybrid ?? false;
+    this.hybrid = args.hybrid ?? args.store.capabilities?.hybridSearch === true;
   }
 
   /** Opens a store by URL (see `openStore`) and wraps it. Close it with `vs.store.close()`. */
@@ -86,7 +90,7 @@ export class DocParseVectorStore extends VectorStore {
 
   override async similaritySearchWithScore(query: string, k = 4, filter?: ChunkFilter, _callbacks?: Callbacks): Promise<[Document, number][]> {
     const vector = await this.embeddings.embedQuery(query);
-    const hits = await this.store.query({ vector, k, ...(this.#hybrid ? { text: query } : {}), ...(filter ? { filter } : {}) });
+    const hits = await this.store.query({ vector, k, ...(this.hybrid ? { text: query } : {}), ...(filter ? { filter } : {}) });
     return hits.map((hit) => [toDocument(hit.chunk), hit.score]);
   }
 
