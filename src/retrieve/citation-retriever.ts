@@ -8,7 +8,7 @@ import { buildCitation, toPassage } from "./build-citation.js";
 import type { Citation, PageSizeResolver } from "./citation.js";
 import { intersectRects, rectArea, rectOf } from "./highlight-geometry.js";
 import { maximalMarginalRelevance } from "./mmr.js";
-import { selectQuote, type SelectQuoteOptions } from "./select-quote.js";
+import { selectQuote, termCoverage, type SelectQuoteOptions } from "./select-quote.js";
 
 /** Metadata of a Document the retriever returns. Flat keys stay top-level for filters. */
 export interface CitedMetadata {
@@ -69,7 +69,8 @@ export interface CitationRetrieverOptions extends BaseRetrieverInput, CitationSe
   dedup?: boolean;
   /**
    * Reorder the `fetchK` candidates by their best quote's score (share of the query's
-   * terms in one sentence), the store's rank breaking ties: exact word / CJK-bigram
+   * terms in one sentence), then the match of their heading path, the store's rank
+   * breaking ties (hits the store scored equally share a rank): exact word / CJK-bigram
    * evidence sharpens weak embeddings such as the hash default. Not applied with MMR.
    * @default true
    */
@@ -126,16 +127,31 @@ export function isDuplicateHit(earlier: Chunk, later: Chunk): boolean {
   });
 }
 
+/** Weight of the heading path's match in the rerank key (see {@link rerankByQuote}). */
+const HEADING_WEIGHT = 0.25;
+
 /**
- * Reorders candidates by `quote coverage + 0.5 × (1 − storeRank / candidates)`: the share
- * of the query's terms in a candidate's best sentence decides, the store's order breaks
- * ties and keeps a strong vector hit ahead of a slightly better lexical one. (Plain RRF of
- * the two rankings is too weak: two swapped lists always tie.)
+ * Reorders candidates by
+ * `quote coverage + 0.25 × heading coverage + 0.5 × (1 − storeRank / candidates)`.
+ * The share of the query's terms in a candidate's best sentence decides; the share
+ * found in its heading path (what the section is about: "Returns" vs "Shipping" for
+ * "return a product") comes next; the store's order breaks ties and keeps a strong
+ * vector hit ahead of a slightly better lexical one. Hits the store scored equally
+ * share one rank: RRF fusion of two swapped rankings ties exactly, and the order a
+ * store lists tied hits in says nothing. (Plain RRF of the rankings is too weak: two
+ * swapped lists always tie.)
  */
 function rerankByQuote(hits: ScoredChunk[], query: string): ScoredChunk[] {
   const n = hits.length;
+  const ranks: number[] = [];
+  hits.forEach((h, i) => ranks.push(i > 0 && h.score === hits[i - 1]!.score ? ranks[i - 1]! : i));
   return hits
-    .map((h, i) => ({ h, i, key: selectQuote(h.chunk.text, query, { avoid: h.chunk.metadata.headingPath ?? [] }).score + 0.5 * (1 - i / n) }))
+    .map((h, i) => {
+      const headings = h.chunk.metadata.headingPath ?? [];
+      const quote = selectQuote(h.chunk.text, query, { avoid: headings }).score;
+      const heading = headings.length > 0 ? termCoverage(headings.join("\n"), query) : 0;
+      return { h, i, key: quote + HEADING_WEIGHT * heading + 0.5 * (1 - ranks[i]! / n) };
+    })
     .sort((a, b) => b.key - a.key || a.i - b.i)
     .map((x) => x.h);
 }

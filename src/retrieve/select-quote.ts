@@ -43,6 +43,16 @@ function matched(queryTerms: readonly string[], sentenceTerms: ReadonlySet<strin
 }
 
 /**
+ * Share (0..1) of the query's distinct terms found in `text`, with the same matching as
+ * quotes (words with light stemming, CJK bigrams). Used to score heading titles.
+ */
+export function termCoverage(text: string, query: string): number {
+  const queryTerms = [...new Set(matchTerms(query))];
+  if (queryTerms.length === 0) return 0;
+  return matched(queryTerms, new Set(matchTerms(text))).size / queryTerms.length;
+}
+
+/**
  * Picks the sentence(s) of `text` that best match `query`, by overlap of words
  * (space-separated scripts) and character bigrams (CJK). A following or preceding
  * sentence is added only when it brings query terms the quote lacks. With no overlap at

@@ -6,15 +6,17 @@ export interface Sentence {
 }
 
 // Chinese ends sentences with full-width marks and no space after them; English ends
-// with . ! ? followed by a space. A semicolon counts as a break in both: a Chinese
-// clause ending in ； is usually as long as an English sentence.
-const HARD_END = new Set(["。", "！", "？", "；", "!", "?", ";", "…"]);
+// with . ! ? followed by a space. A semicolon (；/;) does NOT end a sentence: it joins
+// clauses of one statement, and the clause after it often qualifies the one before
+// ("退货运费由顾客承担；商品有质量问题时由本店承担。"), so a quote cut there answers wrongly.
+const HARD_END = new Set(["。", "！", "？", "!", "?", "…"]);
 const CLOSERS = new Set(["”", "’", "」", "』", "）", ")", "\"", "'", "】", "》"]);
 
 /**
  * Splits text into sentences for quoting. Works without spaces between words
- * (Chinese: 。！？；) and with them (English: `. ` but not `3.5` or `e.g.x`); a newline
- * is always a break, so list items and table rows are their own "sentences".
+ * (Chinese: 。！？) and with them (English: `. ` but not `3.5` or `e.g.x`); a newline
+ * is always a break, so list items and table rows are their own "sentences". Semicolons
+ * join clauses and never break.
  * Whitespace around a sentence is not part of it.
  */
 export function splitSentences(text: string): Sentence[] {
@@ -41,7 +43,7 @@ export function splitSentences(text: string): Sentence[] {
     if (isDot && ch === ".") {
       // An ASCII dot ends a sentence only before whitespace or the end of the text.
       if (j < text.length && !/\s/.test(text[j]!)) continue;
-    } else if (ch === "!" || ch === "?" || ch === ";") {
+    } else if (ch === "!" || ch === "?") {
       if (j < text.length && !/\s/.test(text[j]!)) continue;
     }
     push(j);

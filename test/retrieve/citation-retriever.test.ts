@@ -233,6 +233,48 @@ describe("options.rerank", () => {
   });
 });
 
+describe("rerank: heading path and store ties", () => {
+  /** A fake store that returns the hits as given (as a hybrid store's RRF might). */
+  function fixedStore(hits: { chunk: Chunk; score: number }[]) {
+    return {
+      capabilities: { listBySource: false, hybridSearch: true, transactional: false, manifest: false },
+      query: async () => hits,
+      getByIds: async () => [],
+    } as unknown as ConstructorParameters<typeof CitationRetriever>[0]["store"];
+  }
+
+  it("a tie in the store and in quote coverage goes to the section whose heading matches (English)", async () => {
+    const shipping = makeChunk("shipping", "Return shipping is paid by the customer unless the product is defective.", { headingPath: ["Refund Policy", "Shipping"] });
+    const returns = makeChunk("returns", "Customers may return any product they bought from us.", { headingPath: ["Refund Policy", "Returns"] });
+    const store = fixedStore([
+      { chunk: shipping, score: 0.0325 },
+      { chunk: returns, score: 0.0325 },
+    ]);
+    const docs = await new CitationRetriever({ store, embeddings, k: 2 }).invoke("How long do I have to return a product?");
+    expect(docs.map((d) => d.id)).toEqual(["returns", "shipping"]);
+  });
+
+  it("the same for Chinese headings", async () => {
+    const a = makeChunk("a", "退货手续由顾客承担。", { headingPath: ["退货期限"] });
+    const b = makeChunk("b", "退货费用由顾客承担。", { headingPath: ["运费"] });
+    const store = fixedStore([
+      { chunk: a, score: 0.5 },
+      { chunk: b, score: 0.5 },
+    ]);
+    const docs = await new CitationRetriever({ store, embeddings, k: 2 }).invoke("运费谁承担？");
+    expect(docs.map((d) => d.id)).toEqual(["b", "a"]);
+  });
+
+  it("a clearly better store rank still beats a heading match alone", async () => {
+    const hits = Array.from({ length: 8 }, (_, i) => ({
+      chunk: makeChunk(`c${i}`, `Customers may return any product, note ${i}.`, { headingPath: [i === 7 ? "Returns" : "Policy"] }),
+      score: 1 - i / 10,
+    }));
+    const docs = await new CitationRetriever({ store: fixedStore(hits), embeddings, k: 1 }).invoke("return a product");
+    expect(docs[0]!.id).toBe("c0");
+  });
+});
+
 describe("options.mmr", () => {
   it("prefers a diverse hit over a near duplicate", async () => {
     const chunks = [

@@ -24,6 +24,13 @@ describe("selectQuote", () => {
     expect(selectQuote(text, "beta gamma", { maxSentences: 1 }).text).toBe("Alpha beta.");
   });
 
+  it("does not end a quote at a semicolon: the clause after it qualifies the answer", () => {
+    const zh = "订单满五十欧元免运费。退货运费由顾客承担；商品有质量问题时由本店承担。";
+    expect(selectQuote(zh, "退货运费谁承担？").text).toBe("退货运费由顾客承担；商品有质量问题时由本店承担。");
+    const en = "Shipping is free above fifty euros. Return shipping is paid by the customer; defective products ship back free.";
+    expect(selectQuote(en, "Who pays return shipping?").text).toBe("Return shipping is paid by the customer; defective products ship back free.");
+  });
+
   it("falls back to the first sentence with score 0", () => {
     const q = selectQuote("First one. Second one.", "zebra");
     expect(q).toMatchObject({ text: "First one.", start: 0, score: 0 });
