@@ -46,6 +46,15 @@ export function createProgram(io: CliIo, setExit: (code: number) => void): Comma
 }
 
 /**
+ * The one line an error is reported with: `docparse-rag: <message> (<code>)`, the code
+ * once — service errors already carry it (`CORRUPT_FILE (40422): …`).
+ */
+export function errorLine(error: DocParseError): string {
+  const code = String(error.code);
+  return error.message.includes(`(${code})`) ? `docparse-rag: ${error.message}` : `docparse-rag: ${error.message} (${code})`;
+}
+
+/**
  * Runs the CLI on `argv` (without the node and script entries) and returns the exit
  * code: 0 ok, 1 something failed (a document, the parse, the store), 2 bad usage,
  * 130 interrupted. Never calls `process.exit` itself (except on a second Ctrl-C).
@@ -62,7 +71,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (DocParseError.isInstance(error)) {
-      io.stderr.write(`docparse-rag: ${error.message} (${error.code})\n`);
+      io.stderr.write(`${errorLine(error)}\n`);
       return error.code === LocalErrorCode.InvalidOption ? EXIT.usage : EXIT.failed;
     }
     io.stderr.write(`docparse-rag: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -9,11 +9,18 @@ export interface ProgressReporter {
   finish(report: IngestReport): void;
 }
 
+/** How {@link createReporter} reports. */
+export interface ReporterOptions {
+  /** `ingest --queue --no-wait`: nothing completes here, so no bar, and the summary counts jobs enqueued. @default false */
+  enqueueOnly?: boolean;
+}
+
 /** Picks the reporter for the output: `--json` → JSON lines; a TTY → cli-progress bar; else quiet. */
-export async function createReporter(io: CliIo, json: boolean): Promise<ProgressReporter> {
+export async function createReporter(io: CliIo, json: boolean, options: ReporterOptions = {}): Promise<ProgressReporter> {
   if (json) return jsonReporter(io);
+  if (options.enqueueOnly) return quietReporter(io, enqueuedSummary);
   if (io.stderr.isTTY) return barReporter(io);
-  return quietReporter(io);
+  return quietReporter(io, summary);
 }
 
 // JSON lines: throttled progress (4 a second) plus one line per failure and the report.
@@ -81,14 +88,14 @@ async function barReporter(io: CliIo): Promise<ProgressReporter> {
   };
 }
 
-function quietReporter(io: CliIo): ProgressReporter {
+function quietReporter(io: CliIo, describe: (report: IngestReport) => string): ProgressReporter {
   return {
     onProgress() {},
     onDocument(outcome) {
       if (outcome.status === "failed") io.stderr.write(`${describeFailure(outcome)}\n`);
     },
     finish(report) {
-      io.stdout.write(summary(report));
+      io.stdout.write(describe(report));
     },
   };
 }
@@ -109,4 +116,12 @@ export function summary(report: IngestReport): string {
     `${report.failed.length} failed`,
   ];
   return `${report.aborted ? "interrupted: " : ""}${parts.join(", ")} (${report.chunks} chunks, ${report.pages} pages, ${seconds}s)\n`;
+}
+
+/** The summary of `ingest --queue --no-wait`: jobs submitted, not documents processed. */
+export function enqueuedSummary(report: IngestReport & { enqueued?: number }): string {
+  const seconds = (report.durationMs / 1000).toFixed(1);
+  const n = report.enqueued ?? 0;
+  const failed = report.failed.length > 0 ? `, ${report.failed.length} failed` : "";
+  return `${report.aborted ? "interrupted: " : ""}${n} ${n === 1 ? "job" : "jobs"} enqueued${failed} (${seconds}s); not waiting for the workers\n`;
 }

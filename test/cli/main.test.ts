@@ -103,7 +103,9 @@ describe.skipIf(missing("redis-server"))("docparse-rag ingest --queue + worker",
       if (d.toString().includes("worker ready")) ready();
     });
     await isReady;
-    const enqueue = await cli(["ingest", samples, "--root", samples, "--queue", redis.url, "--json", "--exclude", "*.ts"]);
+    // The reviewer's reproduction: both processes name the same pglite:// store. The
+    // enqueuer must leave it to the worker (a second PGlite opener corrupts the directory).
+    const enqueue = await cli(["ingest", samples, "--root", samples, "--queue", redis.url, "--store", store, "--json", "--exclude", "*.ts"]);
     expect(enqueue.code).toBe(0);
     const report = JSON.parse(enqueue.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>;
     expect(report).toMatchObject({ type: "report", enqueued: 6, added: 6, failed: [] });

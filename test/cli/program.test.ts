@@ -168,3 +168,14 @@ describe("serve and view", () => {
     expect(await running).toBe(EXIT.ok);
   }, 60_000);
 });
+
+describe("error lines", () => {
+  it("print the code once, whether or not the message already carries it", async () => {
+    const { DocParseError } = await import("../../src/errors.js");
+    const { errorLine } = await import("../../src/cli/program.js");
+    expect(errorLine(new DocParseError(40102, "AUTH_INVALID (40102): x-ti-app-id or x-ti-secret-code is wrong"))).toBe(
+      "docparse-rag: AUTH_INVALID (40102): x-ti-app-id or x-ti-secret-code is wrong",
+    );
+    expect(errorLine(new DocParseError("DOCPARSE_STORE", "the store is gone"))).toBe("docparse-rag: the store is gone (DOCPARSE_STORE)");
+  });
+});

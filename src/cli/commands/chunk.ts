@@ -4,7 +4,9 @@ import type { Command } from "commander";
 import { chunkDocument } from "../../chunk/chunk-document.js";
 import type { ChunkOptions } from "../../chunk/options.js";
 import { defaultParser } from "../../ingest/defaults.js";
-import { ParseResultSchema, type ParseResult } from "../../wire/index.js";
+import { interpretEnvelope } from "../../client/response.js";
+import { DocParseError, LocalErrorCode } from "../../errors.js";
+import { ParseResultSchema, formatIssues, type ParseResult } from "../../wire/index.js";
 import type { CliIo } from "../cli-io.js";
 import { EXIT } from "../exit-codes.js";
 import { intOption } from "./options.js";
@@ -26,11 +28,14 @@ export function chunkCommand(program: Command, io: CliIo, setExit: (code: number
     .option("--max-tokens <n>", "most tokens per chunk (default 512)", intOption(16))
     .option("--strategy <name>", "hierarchy | by_page | by_element (default hierarchy)")
     .option("--tokenizer <name>", "cl100k_base | approximate (default cl100k_base)")
-    .option("--source-id <id>", "the sourceId written into every chunk (default the file name)")
+    .option("--source-id <id>", "the sourceId written into every chunk (default: a result's metadata.filename, else the file name)")
     .action(async (input: string, opts: ChunkCliOptions) => {
-      const result = (await readResult(input)) ?? (await (await defaultParser(io.env)).parse(toInput(input)));
+      const stored = await readResult(input);
+      const result = stored ?? (await (await defaultParser(io.env)).parse(toInput(input)));
+      // A stored result names its document; "result.json" is only where it was saved.
+      const named = stored?.metadata?.filename;
       const chunks = chunkDocument(result, {
-        sourceId: opts.sourceId ?? basename(input),
+        sourceId: opts.sourceId ?? (named ? named : basename(input)),
         ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
         ...(opts.strategy !== undefined ? { strategy: opts.strategy } : {}),
         ...(opts.tokenizer !== undefined ? { tokenizer: opts.tokenizer } : {}),
@@ -40,17 +45,47 @@ export function chunkCommand(program: Command, io: CliIo, setExit: (code: number
     });
 }
 
-// A .json file that is a parse result (or a whole {code, data} envelope) is chunked as
-// is; any other file is a document to parse.
-async function readResult(input: string): Promise<ParseResult | undefined> {
+/**
+ * Reads a `.json` input as a parse result. A `{code, …}` envelope raises its code unless
+ * it is 200 (then `data` is the result); an object with `elements` must match
+ * `ParseResultSchema`. Both fail loudly: chunking a broken result as if it were a text
+ * document would index JSON punctuation and hide the real error. Only a `.json` that is
+ * not result-shaped at all (an array, an unrelated object) is a document to parse;
+ * `undefined` means "parse it". An unreadable file is left to the parser, which reports it
+ * like any other missing document.
+ */
+export async function readResult(input: string): Promise<ParseResult | undefined> {
   if (!input.toLowerCase().endsWith(".json") || /^https?:\/\//i.test(input)) return undefined;
-  let value: unknown;
+  let text: string;
   try {
-    value = JSON.parse(await readFile(input, "utf8"));
+    text = await readFile(input, "utf8");
   } catch {
     return undefined;
   }
-  const data = value !== null && typeof value === "object" && "data" in value && "code" in value ? (value as { data: unknown }).data : value;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new DocParseError(
+      LocalErrorCode.InvalidResponse,
+      `${input} is not valid JSON (${cause instanceof Error ? cause.message : String(cause)}); \`chunk\` reads .json files as parse results written by \`parse\``,
+      { cause },
+    );
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  if (typeof (value as { code?: unknown }).code === "number") {
+    // The same reading as the client's: a non-200 code is that error, with its message.
+    const { data } = interpretEnvelope(text, { httpStatus: 200 }, (t) => t);
+    return validResult(input, data, "the envelope's data");
+  }
+  if ("elements" in value) return validResult(input, value, "it");
+  return undefined;
+}
+
+function validResult(input: string, data: unknown, what: string): ParseResult {
   const parsed = ParseResultSchema.safeParse(data);
-  return parsed.success ? parsed.data : undefined;
+  if (parsed.success) return parsed.data;
+  throw new DocParseError(LocalErrorCode.InvalidResponse, `${input} looks like a parse result, but ${what} does not match the contract:\n${formatIssues(parsed.error)}`, {
+    issues: parsed.error.issues,
+  });
 }

@@ -46,6 +46,10 @@ export function ingestCommand(program: Command, io: CliIo, setExit: (code: numbe
     .option("--config <json>", "parse config as on the wire", jsonOption)
     .option("--url-mode <mode>", "download (fetch and hash URLs here) | parser (pass them to the parser as file_url)")
     .action(async (paths: string[], opts: IngestCliOptions) => {
+      if (opts.urlMode !== undefined && opts.urlMode !== "download" && opts.urlMode !== "parser") {
+        throw invalidOption(`--url-mode must be download or parser, got ${JSON.stringify(opts.urlMode)}`);
+      }
+      const queueStore = opts.queue ? enqueuerStore(opts, io) : undefined;
       const controller = new AbortController();
       let interrupts = 0;
       const off = io.onInterrupt(() => {
@@ -57,10 +61,8 @@ export function ingestCommand(program: Command, io: CliIo, setExit: (code: numbe
           process.exit(EXIT.interrupted);
         }
       });
-      if (opts.urlMode !== undefined && opts.urlMode !== "download" && opts.urlMode !== "parser") {
-        throw invalidOption(`--url-mode must be download or parser, got ${JSON.stringify(opts.urlMode)}`);
-      }
-      const reporter = await createReporter(io, Boolean(opts.json));
+      const enqueueOnly = Boolean(opts.queue) && !opts.wait;
+      const reporter = await createReporter(io, Boolean(opts.json), { enqueueOnly });
       const common = {
         sources: paths,
         ...(opts.root ? { root: opts.root } : { root: io.cwd }),
@@ -80,8 +82,7 @@ export function ingestCommand(program: Command, io: CliIo, setExit: (code: numbe
             queue: opts.queue,
             wait: opts.wait,
             ...(opts.queueName ? { queueName: opts.queueName } : {}),
-            // The store is only read (missed events, deleteMissing): open it only when named.
-            ...(opts.store || opts.deleteMissing ? { store: storeUrl(opts.store, io) } : {}),
+            ...(queueStore ? { store: queueStore } : {}),
           });
         } else {
           report = await ingest({
@@ -99,4 +100,24 @@ export function ingestCommand(program: Command, io: CliIo, setExit: (code: numbe
       reporter.finish(report);
       setExit(report.aborted ? EXIT.interrupted : report.failed.length > 0 ? EXIT.failed : EXIT.ok);
     });
+}
+
+/**
+ * The store the enqueuing process may open with `--queue`, if any. It only reads it
+ * (settling jobs whose events were missed; `--delete-missing`), so it opens it only when
+ * named. Never a `pglite://` directory: PGlite is single-process and the worker holds it —
+ * a second opener corrupts it. Without a store, a job whose event was missed counts as
+ * unchanged; `--delete-missing` needs one, so it is refused.
+ */
+function enqueuerStore(opts: IngestCliOptions, io: CliIo): string | undefined {
+  if (!opts.store && !opts.deleteMissing) return undefined;
+  const url = storeUrl(opts.store, io);
+  if (!/^pglite:\/\//i.test(url)) return url;
+  if (opts.deleteMissing) {
+    throw invalidOption(
+      `--delete-missing with --queue needs a store this process can open while the workers write to it, i.e. postgres://…; ${url} is a pglite:// directory, which only one process (the worker) may open. Use a postgres:// store for distributed runs, or ingest without --queue.`,
+    );
+  }
+  io.stderr.write(`note: ${url} is left to the worker (a pglite:// directory is single-process); this process does not open it\n`);
+  return undefined;
 }

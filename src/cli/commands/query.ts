@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { defaultEmbeddings, openStoreUrl } from "../../ingest/defaults.js";
+import { defaultEmbeddings } from "../../ingest/defaults.js";
+import { openExistingStore } from "../read-store.js";
 import { CitationRetriever, citationsToJson, type CitedDocument } from "../../retrieve/index.js";
 import type { CliIo } from "../cli-io.js";
 import { CLI_DEFAULTS, jsonLine, storeUrl } from "../defaults.js";
@@ -17,7 +18,7 @@ export function queryCommand(program: Command, io: CliIo, setExit: (code: number
     .option("--source <sourceId>", "only this document")
     .option("--json", "one JSON object per passage (JSON Lines)")
     .action(async (text: string, opts: { store?: string; k?: number; source?: string; json?: boolean }) => {
-      const store = await openStoreUrl(storeUrl(opts.store, io));
+      const store = await openExistingStore(storeUrl(opts.store, io));
       try {
         const retriever = new CitationRetriever({
           store,

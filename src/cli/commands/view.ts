@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { defaultEmbeddings, openStoreUrl } from "../../ingest/defaults.js";
+import { defaultEmbeddings } from "../../ingest/defaults.js";
+import { openExistingStore } from "../read-store.js";
 import type { CliIo } from "../cli-io.js";
 import { CLI_DEFAULTS, storeUrl } from "../defaults.js";
 import { EXIT } from "../exit-codes.js";
@@ -14,7 +15,7 @@ export function viewCommand(program: Command, io: CliIo, setExit: (code: number)
     .option("--port <n>", `port (default ${CLI_DEFAULTS.viewPort}; 0 picks a free one)`, intOption(0))
     .option("--host <host>", `address to bind (default ${CLI_DEFAULTS.host})`)
     .action(async (opts: { store?: string; port?: number; host?: string }) => {
-      const store = await openStoreUrl(storeUrl(opts.store, io));
+      const store = await openExistingStore(storeUrl(opts.store, io));
       const { startViewer } = await import("../../viewer/index.js");
       const viewer = await startViewer({
         store,
