@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { DocParseError, LocalErrorCode } from "../../errors.js";
+import { DirectPort } from "./pdf-port.js";
 
 /**
  * Loading pdfjs-dist (legacy build, the one that runs on Node 20) and opening a
@@ -12,6 +13,7 @@ import { DocParseError, LocalErrorCode } from "../../errors.js";
 type Pdfjs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 export type PdfDocument = import("pdfjs-dist/types/src/display/api.js").PDFDocumentProxy;
 export type PdfPage = import("pdfjs-dist/types/src/display/api.js").PDFPageProxy;
+type PdfWorker = import("pdfjs-dist/types/src/display/api.js").PDFWorker;
 
 let loading: Promise<Pdfjs> | undefined;
 
@@ -59,6 +61,24 @@ function keepNatives(): () => void {
   };
 }
 
+let worker: PdfWorker | undefined;
+
+/**
+ * The one in-thread pdfjs worker every document of this process talks to, over a
+ * {@link DirectPort} (operator lists by reference, not structured clones). pdfjs keeps
+ * each document's worker state apart and drops it when the document is destroyed.
+ */
+function sharedWorker(pdfjs: Pdfjs): PdfWorker {
+  if (!worker) {
+    const port = new DirectPort();
+    const module = (globalThis as { pdfjsWorker?: { WorkerMessageHandler?: { initializeFromPort(port: unknown): void } } }).pdfjsWorker;
+    if (!module?.WorkerMessageHandler) throw new DocParseError(LocalErrorCode.MissingDependency, "pdfjs-dist's worker module did not load");
+    module.WorkerMessageHandler.initializeFromPort(port);
+    worker = pdfjs.PDFWorker.create({ port: port as unknown as Worker, verbosity: 0 });
+  }
+  return worker;
+}
+
 let assetDir: string | undefined;
 /** The pdfjs-dist package folder (for standard_fonts/, cmaps/, iccs/, wasm/). */
 function pdfjsDir(): string {
@@ -71,6 +91,13 @@ export interface OpenPdfOptions {
   password?: string;
   /** Largest image (pixels) pdfjs decodes; bigger ones are skipped. @default 100_000_000 */
   maxImagePixels?: number;
+  /**
+   * Build glyph outlines so pages can be drawn on a canvas (page images, OCR). Off for
+   * text extraction: pdfjs then skips compiling and posting an outline for every glyph
+   * it shows (a fifth of its work on text pages). Canvas renders of such a document
+   * draw text in a fallback font. @default true
+   */
+  glyphPaths?: boolean;
 }
 
 /**
@@ -81,6 +108,7 @@ export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): 
   const pdfjs = await loadPdfjs();
   const dir = pdfjsDir();
   const task = pdfjs.getDocument({
+    worker: sharedWorker(pdfjs),
     // pdfjs transfers (detaches) the buffer it gets: give it a copy, the caller keeps the bytes.
     data: bytes.slice(),
     password: options.password,
@@ -89,7 +117,8 @@ export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): 
     // each font file after loading instead of keeping it and its cmaps for the document.
     fontExtraProperties: false,
     useSystemFonts: false,
-    disableFontFace: true,
+    // In Node there is no FontFace: "disabled" makes pdfjs draw glyphs from outlines.
+    disableFontFace: options.glyphPaths ?? true,
     standardFontDataUrl: join(dir, "standard_fonts") + "/",
     cMapUrl: join(dir, "cmaps") + "/",
     cMapPacked: true,
@@ -99,7 +128,14 @@ export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): 
     verbosity: 0,
   });
   try {
-    return await task.promise;
+    const doc = await task.promise;
+    if (options.glyphPaths === false) {
+      // With font faces "enabled", pdfjs would install each font in the DOM, which Node
+      // lacks (and then ask the worker for a fallback font): nothing to install here.
+      const transport = (doc as unknown as { _transport?: { fontLoader?: { bind: (font: unknown) => Promise<void> } } })._transport;
+      if (transport?.fontLoader) transport.fontLoader.bind = () => Promise.resolve();
+    }
+    return doc;
   } catch (cause) {
     void task.destroy();
     throw pdfError(cause);

@@ -58,7 +58,9 @@ function engineDpi(ctx: FormatContext): number {
 async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
   if (ctx.signal?.aborted) throw abortError(ctx.signal);
   const deadline = Date.now() + ctx.limits.timeoutMs;
-  const doc = await openPdf(bytes, { password: ctx.password, maxImagePixels: ctx.limits.maxImagePixels });
+  // Glyph outlines only matter for canvas renders: OCR of every page under parse_mode "scan".
+  const glyphPaths = ctx.parseMode === "scan";
+  const doc = await openPdf(bytes, { password: ctx.password, maxImagePixels: ctx.limits.maxImagePixels, glyphPaths });
   try {
     const pageCount = doc.numPages;
     const numbers = selectPages(pageCount, ctx);
