@@ -71,6 +71,43 @@ export interface SpanBox {
 }
 
 /**
+ * The chunk's paragraphs (split on newlines) paired one-to-one with its elements, in
+ * order, when their counts agree; undefined otherwise (the pairing would be a guess).
+ */
+function elementParagraphs(chunk: Chunk): { start: number; end: number; regions: ChunkRegion[] }[] | undefined {
+  const byElement = new Map<string, ChunkRegion[]>();
+  for (const r of chunk.metadata.regions ?? []) {
+    const list = byElement.get(r.elementId) ?? [];
+    list.push(r);
+    byElement.set(r.elementId, list);
+  }
+  const paragraphs: { start: number; end: number }[] = [];
+  const re = /[^\n]+/g;
+  for (let m = re.exec(chunk.text); m; m = re.exec(chunk.text)) paragraphs.push({ start: m.index, end: m.index + m[0].length });
+  if (byElement.size === 0 || paragraphs.length !== byElement.size) return undefined;
+  let i = 0;
+  return [...byElement.values()].map((list) => ({ ...paragraphs[i++]!, regions: list }));
+}
+
+/**
+ * Ids of the elements that `[start, end)` of the chunk's text lies in: from `textSpans`
+ * when they cover the range, else from the paragraph-to-element pairing. Undefined when
+ * neither can tell.
+ */
+function elementsForRange(chunk: Chunk, start: number, end: number): Set<string> | undefined {
+  const spans = textSpansOf(chunk)?.filter((s) => s.end > start && s.start < end);
+  if (spans && spans.length > 0) return new Set(spans.map((s) => s.elementId));
+  const groups = elementParagraphs(chunk)?.filter((g) => g.end > start && g.start < end);
+  if (groups && groups.length > 0) return new Set(groups.flatMap((g) => g.regions.map((r) => r.elementId)));
+  // A Markdown table has a line per row, so paragraphs outnumber elements: table markup
+  // in the range still says which element it is.
+  const table = chunk.metadata.table?.elementId;
+  const piece = chunk.text.slice(start, end).trimStart();
+  if (table && (piece.startsWith("|") || /^<(?:table|thead|tbody|tr)[\s>]/i.test(piece))) return new Set([table]);
+  return undefined;
+}
+
+/**
  * Without `textSpans`, guesses which part of the text each region holds: paragraphs
  * (split on newlines) map one-to-one onto elements when the counts agree; otherwise the
  * text is shared out over the regions in order, in proportion to their areas (a
@@ -80,23 +117,7 @@ export function estimateSpans(chunk: Chunk): ChunkTextSpan[] {
   const text = chunk.text;
   const regions = chunk.metadata.regions ?? [];
   if (regions.length === 0 || text.length === 0) return [];
-  const byElement = new Map<string, ChunkRegion[]>();
-  for (const r of regions) {
-    const list = byElement.get(r.elementId) ?? [];
-    list.push(r);
-    byElement.set(r.elementId, list);
-  }
-  const paragraphs: { start: number; end: number }[] = [];
-  const re = /[^\n]+/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) paragraphs.push({ start: m.index, end: m.index + m[0].length });
-
-  const groups: { start: number; end: number; regions: ChunkRegion[] }[] = [];
-  if (paragraphs.length === byElement.size) {
-    let i = 0;
-    for (const list of byElement.values()) groups.push({ ...paragraphs[i++]!, regions: list });
-  } else {
-    groups.push({ start: 0, end: text.length, regions });
-  }
+  const groups = elementParagraphs(chunk) ?? [{ start: 0, end: text.length, regions }];
   const spans: ChunkTextSpan[] = [];
   for (const g of groups) {
     const areas = g.regions.map((r) => Math.max(rectArea(rectOf(r.coordinates)), 1e-9));
@@ -116,7 +137,8 @@ export function estimateSpans(chunk: Chunk): ChunkTextSpan[] {
  * Boxes of `[start, end)` of `chunk.text`: per line from character geometry when the
  * chunk carries it (exact), by proportional narrowing of line or element boxes
  * otherwise (approximate). Tables are never narrowed: their text (HTML/Markdown) does
- * not follow the page layout, so the table's box is returned, marked approximate.
+ * not follow the page layout, so the boxes of the elements the range lies in (the
+ * table's, not its title's) are returned, marked approximate.
  */
 export function boxesForRange(
   chunk: Chunk,
@@ -126,7 +148,12 @@ export function boxesForRange(
 ): SpanBox[] {
   if (end <= start) return [];
   if (chunk.metadata.kind === "table" || chunk.metadata.kind === "image") {
-    return chunk.metadata.regions.map((r) => ({ page: r.page, elementId: r.elementId, coordinates: [...r.coordinates], approximate: true }));
+    // Only the elements the range lies in: a table chunk often starts with its title,
+    // whose box is no part of a quoted row.
+    const inRange = elementsForRange(chunk, start, end);
+    return chunk.metadata.regions
+      .filter((r) => !inRange || inRange.has(r.elementId))
+      .map((r) => ({ page: r.page, elementId: r.elementId, coordinates: [...r.coordinates], approximate: true }));
   }
   const given = textSpansOf(chunk);
   // Spans that do not reach the range (text the helper could not place) → estimate.

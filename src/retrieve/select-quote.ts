@@ -53,10 +53,41 @@ export function termCoverage(text: string, query: string): number {
 }
 
 /**
+ * Matches of table rows read with their header: a body row that matches the query on its
+ * own also counts its header's matches (a cell means what its column header says), so
+ * the best-matching body row beats the header, and a table answer is scored like
+ * "header + row". A header counts only when no row of its table matches on its own.
+ */
+function tableContext(sentences: readonly Sentence[], own: readonly Set<string>[]): Set<string>[] {
+  const out = own.map((h) => new Set(h));
+  let header = -1;
+  let rows: number[] = [];
+  const close = () => {
+    if (header >= 0 && rows.some((r) => own[r]!.size > 0)) {
+      for (const r of rows) if (own[r]!.size > 0) for (const t of own[header]!) out[r]!.add(t);
+      out[header] = new Set();
+    }
+    header = -1;
+    rows = [];
+  };
+  sentences.forEach((s, i) => {
+    if (s.tableRow === "header") {
+      close();
+      header = i;
+    } else if (s.tableRow === "row") rows.push(i);
+    else close();
+  });
+  close();
+  return out;
+}
+
+/**
  * Picks the sentence(s) of `text` that best match `query`, by overlap of words
  * (space-separated scripts) and character bigrams (CJK). A following or preceding
- * sentence is added only when it brings query terms the quote lacks. With no overlap at
- * all, the first sentence is the quote (score 0). An empty text gives an empty quote.
+ * sentence is added only when it brings query terms the quote lacks. Table rows are
+ * read with their header row (see {@link splitSentences}): the best body row is quoted,
+ * never a header alone. With no overlap at all, the first sentence is the quote
+ * (score 0). An empty text gives an empty quote.
  */
 export function selectQuote(text: string, query: string, options: SelectQuoteOptions = {}): QuoteSpan {
   const { maxSentences = 2, avoid = [] } = options;
@@ -66,21 +97,28 @@ export function selectQuote(text: string, query: string, options: SelectQuoteOpt
   const termSets = sentences.map((s) => new Set(matchTerms(s.text)));
   const avoided = new Set(avoid.map((a) => a.trim()).filter(Boolean));
   const isAvoided = sentences.map((s) => avoided.has(s.text));
-  const hits = termSets.map((t, i) => (isAvoided[i] ? new Set<string>() : matched(queryTerms, t)));
+  const own = termSets.map((t, i) => (isAvoided[i] ? new Set<string>() : matched(queryTerms, t)));
+  const hits = tableContext(sentences, own);
   const total = Math.max(queryTerms.length, 1);
 
   // With no match at all, the first sentence that is not avoided (or the first one).
   let best = Math.max(0, isAvoided.indexOf(false));
+  // Exact matches are stronger evidence than stemmed ones ("damaged" vs "item" ~ "items").
+  const exact = own.map((h, i) => [...h].filter((t) => termSets[i]!.has(t)).length);
   for (let i = 0; i < sentences.length; i++) {
     const a = hits[i]!.size;
     const b = hits[best]!.size;
+    if (a > b || (a === b && a > 0 && exact[i]! > exact[best]!)) best = i;
     // Tie: the denser (shorter) sentence is the sharper quote.
-    if (a > b || (a === b && a > 0 && sentences[i]!.text.length < sentences[best]!.text.length)) best = i;
+    else if (a === b && a > 0 && exact[i] === exact[best] && sentences[i]!.text.length < sentences[best]!.text.length) best = i;
   }
   let first = best;
   let last = best;
-  const got = new Set(hits[best]);
-  while (got.size > 0 && last - first + 1 < maxSentences) {
+  // A header row names columns and answers nothing: quote it with the row below.
+  if (sentences[best]!.tableRow === "header" && sentences[best + 1]?.tableRow === "row") last = best + 1;
+  const got = new Set([...hits[best]!, ...hits[last]!]);
+  // Table rows are separate records: a neighbouring row is never joined to the answer row.
+  while (got.size > 0 && last - first + 1 < maxSentences && !sentences[best]!.tableRow) {
     const gain = (i: number) => (i < 0 || i >= sentences.length ? 0 : [...hits[i]!].filter((t) => !got.has(t)).length);
     const after = gain(last + 1);
     const before = gain(first - 1);

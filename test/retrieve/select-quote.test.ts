@@ -31,6 +31,29 @@ describe("selectQuote", () => {
     expect(selectQuote(en, "Who pays return shipping?").text).toBe("Return shipping is paid by the customer; defective products ship back free.");
   });
 
+  it("in a table, quotes the best-matching body row, read with its header, not the header", () => {
+    const html =
+      "Return shipping costs\n\n<table><tr><th>Reason for return</th><th>Who pays shipping</th><th>Restocking fee</th></tr>" +
+      "<tr><td>Changed your mind</td><td>Customer</td><td>10%</td></tr><tr><td>Damaged on arrival</td><td>Northwind</td><td>None</td></tr>" +
+      "<tr><td>Wrong item sent</td><td>Northwind</td><td>None</td></tr></table>";
+    const q = selectQuote(html, "Who pays shipping for damaged items", { avoid: ["Return shipping costs"] });
+    expect(q.text).toBe("<tr><td>Damaged on arrival</td><td>Northwind</td><td>None</td></tr>");
+    // The row counts its header's matches: pays, shipping, damaged of pays, shipping, damaged, items.
+    expect(q.score).toBe(0.75);
+    const md = "| Reason for return | Who pays shipping |\n| --- | --- |\n| Changed your mind | Customer |\n| Damaged on arrival | Northwind |";
+    expect(selectQuote(md, "Who pays shipping for damaged items").text).toBe("| Damaged on arrival | Northwind |");
+  });
+
+  it("in a Chinese table, the matching row beats a header that matches more", () => {
+    const md = "| 项目 | 标准 |\n| --- | --- |\n| 住宿（一线城市） | 每晚不超过600元 |\n| 餐饮补助 | 每天100元 |";
+    expect(selectQuote(md, "餐饮的项目标准").text).toBe("| 餐饮补助 | 每天100元 |");
+  });
+
+  it("a header matching alone is quoted with the row below it", () => {
+    const md = "| 项目 | 标准 |\n| --- | --- |\n| 住宿 | 每晚600元 |\n| 餐饮 | 每天100元 |";
+    expect(selectQuote(md, "项目标准").text).toBe("| 项目 | 标准 |\n| --- | --- |\n| 住宿 | 每晚600元 |");
+  });
+
   it("falls back to the first sentence with score 0", () => {
     const q = selectQuote("First one. Second one.", "zebra");
     expect(q).toMatchObject({ text: "First one.", start: 0, score: 0 });

@@ -29,4 +29,25 @@ describe("splitSentences", () => {
     expect(splitSentences("row one\n\n  row two \n").map((x) => x.text)).toEqual(["row one", "row two"]);
     expect(splitSentences("   ")).toEqual([]);
   });
+
+  it("makes each HTML table row one sentence, marking the header, dropping bare markup", () => {
+    const text = "Return shipping costs\n\n<table><tr><th>Reason</th><th>Who pays</th></tr><tr><td>Damaged. Really!</td><td>Northwind</td></tr></table>";
+    const s = splitSentences(text);
+    expect(s.map((x) => [x.text, x.tableRow])).toEqual([
+      ["Return shipping costs", undefined],
+      ["<tr><th>Reason</th><th>Who pays</th></tr>", "header"],
+      ["<tr><td>Damaged. Really!</td><td>Northwind</td></tr>", "row"],
+    ]);
+    for (const x of s) expect(text.slice(x.start, x.end)).toBe(x.text);
+  });
+
+  it("makes each Markdown table line one sentence, the line above | --- | the header (Chinese cells)", () => {
+    const text = "费用标准\n\n| 项目 | 标准 |\n| --- | :-: |\n| 住宿。一线城市 | 每晚不超过600元 |\n之后的说明。";
+    expect(splitSentences(text).map((x) => [x.text, x.tableRow])).toEqual([
+      ["费用标准", undefined],
+      ["| 项目 | 标准 |", "header"],
+      ["| 住宿。一线城市 | 每晚不超过600元 |", "row"],
+      ["之后的说明。", undefined],
+    ]);
+  });
 });
