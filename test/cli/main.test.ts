@@ -107,6 +107,7 @@ describe.skipIf(missing("redis-server"))("docparse-rag ingest --queue + worker",
     // enqueuer must leave it to the worker (a second PGlite opener corrupts the directory).
     const enqueue = await cli(["ingest", samples, "--root", samples, "--queue", redis.url, "--store", store, "--json", "--exclude", "*.ts"]);
     expect(enqueue.code).toBe(0);
+    expect(enqueue.stderr).toContain("is left to the worker");
     const report = JSON.parse(enqueue.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>;
     expect(report).toMatchObject({ type: "report", enqueued: 6, added: 6, failed: [] });
     worker.child.kill("SIGTERM");
