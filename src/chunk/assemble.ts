@@ -7,20 +7,10 @@ import type { Piece } from "./pieces.js";
 import { boundingQuad, mergeRegions, type RegionFinder } from "./regions.js";
 import type { Tokenizer } from "./tokenizer.js";
 
-/** Document-level values every chunk carries. */
-export interface DocumentInfo {
-  sourceId: string;
-  filename?: string;
-  filetype?: string;
-  fileId?: string;
-  jobId?: string;
-  url?: string;
-  schemaVersion?: string;
-  /** Caller's flat metadata. */
+/** Document-level values every chunk carries, plus the caller's flat metadata. */
+export type DocumentInfo = Pick<ChunkMetadata, "sourceId" | "filename" | "filetype" | "fileId" | "jobId" | "url" | "schemaVersion"> & {
   extra: Record<string, unknown>;
-  /** Options fingerprint, part of ids. */
-  options: string;
-}
+};
 
 /** Joins pieces the way chunk text is written. */
 export const PIECE_SEPARATOR = "\n\n";
