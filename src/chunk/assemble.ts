@@ -7,9 +7,12 @@ import type { Piece } from "./pieces.js";
 import { boundingQuad, mergeRegions, type RegionFinder } from "./regions.js";
 import type { Tokenizer } from "./tokenizer.js";
 
-/** Document-level values every chunk carries, plus the caller's flat metadata. */
+/** Document-level values every chunk carries. */
 export type DocumentInfo = Pick<ChunkMetadata, "sourceId" | "filename" | "filetype" | "fileId" | "jobId" | "url" | "schemaVersion"> & {
+  /** Caller's flat metadata. */
   extra: Record<string, unknown>;
+  /** Options fingerprint, part of ids. */
+  options: string;
 };
 
 /** Joins pieces the way chunk text is written. */
