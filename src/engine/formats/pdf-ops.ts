@@ -249,12 +249,15 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       let width = g.width;
       if (vertical) width = g.vmetric ? -(g.vmetric[0] ?? 0) : width;
       const advance = vertical ? width * widthScale - spacing * gs.dir : width * widthScale + spacing * gs.dir;
+      let u = g.unicode;
+      // Printable ASCII (most glyphs) is neither a compatibility character nor blank.
+      const ascii = u.length === 1 && u.charCodeAt(0) > 32 && u.charCodeAt(0) < 0x7f;
       // Ligature glyphs (ﬁ, ﬂ) become their letters, each sharing the glyph's box.
-      const u = COMPAT.test(g.unicode) ? g.unicode.normalize("NFKC") : g.unicode;
+      if (!ascii && COMPAT.test(u)) u = u.normalize("NFKC");
       textChars += u.length;
       // `isSpace` is about char code 32 (where word spacing applies), not the text: a
       // subset font may map code 32 to any letter. Whitespace is judged by unicode.
-      if (!u || WHITESPACE.test(u)) {
+      if (!ascii && (!u || WHITESPACE.test(u))) {
         // A wide space is layout (alignment), not a word break: end the run there.
         if (advance > 0.8 * size) flush();
         else if (text) pendingSpace = true;

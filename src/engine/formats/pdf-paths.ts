@@ -12,10 +12,20 @@ const DRAW_CLOSE = 4;
 
 /** Whether a `#rrggbb` fill is very light (luminance above 0.78): watermark ink. */
 export function lightColour(hex: string): boolean {
+  // Pages set the same few colours over and over: remember the last answer.
+  if (hex === lastColour.hex) return lastColour.light;
+  lastColour.hex = hex;
+  lastColour.light = luminance(hex) > 0.78;
+  return lastColour.light;
+}
+
+const lastColour = { hex: "", light: false };
+
+function luminance(hex: string): number {
   const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
-  if (!m) return false;
+  if (!m) return 0;
   const [r, g, b] = [m[1]!, m[2]!, m[3]!].map((h) => Number.parseInt(h, 16) / 255) as [number, number, number];
-  return 0.299 * r + 0.587 * g + 0.114 * b > 0.78;
+  return 0.299 * r + 0.587 * g + 0.114 * b;
 }
 
 /**

@@ -72,8 +72,10 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
     const failedPages: number[] = [];
     const pngs = new WeakMap<PlacedImage, Uint8Array>();
     const caps = ctx.capabilities;
-    for (const n of numbers) {
+    for (const [i, n] of numbers.entries()) {
       if (ctx.signal?.aborted) throw abortError(ctx.signal);
+      const next = numbers[i + 1];
+      if (next !== undefined) prefetch(doc, next);
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw timeout(ctx.limits.timeoutMs);
       let layout: PageLayout & { rotate: number };
@@ -154,6 +156,21 @@ async function readPage(
     page.cleanup();
   }
 }
+
+/**
+ * Starts reading page `n`'s operator list while the current page is laid out: pdfjs
+ * inflates content streams on libuv's thread pool, so the next page's inflate overlaps
+ * this page's layout instead of leaving the thread idle. pdfjs caches the page and its
+ * operator list, so `readPage` picks up the same work (and the same error, if any).
+ */
+function prefetch(doc: PdfDocument, n: number): void {
+  doc.getPage(n).then(
+    (page) => page.getOperatorList().then(noop, noop),
+    noop,
+  );
+}
+
+const noop = (): void => undefined;
 
 /** Outline entries whose destination page is resolved, at most; the rest match any page. */
 const MAX_OUTLINE_DESTS = 2_000;
