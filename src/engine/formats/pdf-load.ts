@@ -2,12 +2,14 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { DocParseError, LocalErrorCode } from "../../errors.js";
 import { DirectPort } from "./pdf-port.js";
+import { holdPdfThread } from "./pdf-thread.js";
 
 /**
  * Loading pdfjs-dist (legacy build, the one that runs on Node 20) and opening a
  * document with options that never fetch anything: fonts, CMaps, ICC profiles and wasm
- * decoders come from the package's own folders, and the "worker" runs in this thread
- * (Node has no Web Worker; pdfjs' fake worker with the worker module preloaded).
+ * decoders come from the package's own folders. Text extraction talks to pdfjs' worker on
+ * a parser thread (pdf-thread.ts); documents opened for canvas renders use a "worker" in
+ * this thread (Node has no Web Worker; pdfjs' fake worker with the worker module preloaded).
  */
 
 type Pdfjs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
@@ -79,6 +81,16 @@ function sharedWorker(pdfjs: Pdfjs): PdfWorker {
   return worker;
 }
 
+let threadWorker: { port: unknown; worker: PdfWorker } | undefined;
+
+/** The pdfjs worker on the parser thread's port (one per thread: documents share it). */
+function threadPdfWorker(pdfjs: Pdfjs, port: unknown): PdfWorker {
+  if (threadWorker && threadWorker.port === port) return threadWorker.worker;
+  const created = pdfjs.PDFWorker.create({ port: port as Worker, verbosity: 0 });
+  threadWorker = { port, worker: created };
+  return created;
+}
+
 let assetDir: string | undefined;
 /** The pdfjs-dist package folder (for standard_fonts/, cmaps/, iccs/, wasm/). */
 function pdfjsDir(): string {
@@ -107,8 +119,11 @@ export interface OpenPdfOptions {
 export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): Promise<PdfDocument> {
   const pdfjs = await loadPdfjs();
   const dir = pdfjsDir();
+  // Text extraction parses on the parser thread; canvas renders (glyph outlines, images
+  // drawn from the document's objects) stay in this thread.
+  const held = options.glyphPaths === false ? await holdPdfThread() : undefined;
   const task = pdfjs.getDocument({
-    worker: sharedWorker(pdfjs),
+    worker: held ? threadPdfWorker(pdfjs, held.port) : sharedWorker(pdfjs),
     // pdfjs transfers (detaches) the buffer it gets: give it a copy, the caller keeps the bytes.
     data: bytes.slice(),
     password: options.password,
@@ -135,8 +150,13 @@ export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): 
       const transport = (doc as unknown as { _transport?: { fontLoader?: { bind: (font: unknown) => Promise<void> } } })._transport;
       if (transport?.fontLoader) transport.fontLoader.bind = () => Promise.resolve();
     }
+    if (held) {
+      const destroy = doc.destroy.bind(doc);
+      doc.destroy = () => destroy().finally(held.release);
+    }
     return doc;
   } catch (cause) {
+    held?.release();
     void task.destroy();
     throw pdfError(cause);
   }

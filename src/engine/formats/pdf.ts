@@ -74,8 +74,11 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
     const caps = ctx.capabilities;
     for (const [i, n] of numbers.entries()) {
       if (ctx.signal?.aborted) throw abortError(ctx.signal);
-      const next = numbers[i + 1];
-      if (next !== undefined) prefetch(doc, next);
+      // Keep the parser PREFETCH pages ahead: the first iteration starts them all, then one more each page.
+      for (let j = i === 0 ? 1 : PREFETCH; j <= PREFETCH; j++) {
+        const next = numbers[i + j];
+        if (next !== undefined) prefetch(doc, next);
+      }
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw timeout(ctx.limits.timeoutMs);
       let layout: PageLayout & { rotate: number };
@@ -158,10 +161,17 @@ async function readPage(
 }
 
 /**
- * Starts reading page `n`'s operator list while the current page is laid out: pdfjs
- * inflates content streams on libuv's thread pool, so the next page's inflate overlaps
- * this page's layout instead of leaving the thread idle. pdfjs caches the page and its
- * operator list, so `readPage` picks up the same work (and the same error, if any).
+ * Pages whose operator lists are requested ahead of the one being laid out. A few, not
+ * one: on the parser thread pages take uneven times, and a short queue keeps that thread
+ * busy while this one lays out; each waiting list is one page's operators.
+ */
+const PREFETCH = 3;
+
+/**
+ * Starts reading page `n`'s operator list while the current page is laid out: the parser
+ * thread (or, in this thread, libuv's pool inflating content streams) works on it
+ * meanwhile instead of idling. pdfjs caches the page and its operator list, so
+ * `readPage` picks up the same work (and the same error, if any).
  */
 function prefetch(doc: PdfDocument, n: number): void {
   doc.getPage(n).then(
