@@ -22,7 +22,7 @@ export interface EmbedInBatchesOptions {
    */
   retries?: number;
   /**
-   * Delay before the first retry; doubles each time.
+   * First backoff step; doubles each retry, with full jitter.
    * @default 500
    */
   retryDelayMs?: number;

@@ -81,7 +81,7 @@ export interface IngestOptions {
   embedLingerMs?: number;
   /** Extra attempts for retryable failures (parse, download, embed). @default 2 */
   retries?: number;
-  /** First retry delay, doubling each time. @default 500 */
+  /** First backoff step, doubling each retry, with full jitter; a server's Retry-After wins. @default 500 */
   retryDelayMs?: number;
   /**
    * Parse through async jobs (createJob → persist id → wait) when the parser supports it,
