@@ -95,7 +95,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       ctx.closing.abort();
-      ctx.queue.clear();
+      ctx.queue.close();
       const grace = new Promise<void>((r) => setTimeout(r, graceMs).unref());
       await Promise.race([Promise.allSettled([ctx.queue.onIdle(), ...ctx.deliveries, ...ctx.handlers]), grace]);
       server.closeAllConnections();

@@ -11,6 +11,7 @@ export class WorkQueue {
   readonly #maxQueued: number;
   /** Rejecters of tasks not started yet, so that `clear()` settles every promise. */
   readonly #waiting = new Set<(error: unknown) => void>();
+  #closed = false;
 
   constructor({ concurrency, maxQueued }: { concurrency: number; maxQueued: number }) {
     this.#queue = new PQueue({ concurrency });
@@ -22,8 +23,13 @@ export class WorkQueue {
     return this.#queue.pending < this.#queue.concurrency || this.#queue.size < this.#maxQueued;
   }
 
-  /** Enqueues `task`, or returns undefined when the queue is full. */
+  /**
+   * Enqueues `task`, or returns undefined when the queue is full. After `close()` it
+   * rejects with DOCPARSE_ABORTED: a request that finished uploading during shutdown
+   * must not start a parse (and hold its upload) after the queue was emptied.
+   */
   tryAdd<T>(task: () => Promise<T>): Promise<T> | undefined {
+    if (this.#closed) return Promise.reject(shuttingDown());
     if (!this.hasRoom) return undefined;
     return new Promise<T>((resolve, reject) => {
       this.#waiting.add(reject);
@@ -41,10 +47,14 @@ export class WorkQueue {
     return this.#queue.onIdle();
   }
 
-  /** Drops the tasks that have not started; their promises reject with DOCPARSE_ABORTED. */
-  clear(): void {
+  /**
+   * Drops the tasks that have not started (their promises reject with DOCPARSE_ABORTED)
+   * and refuses every later one. Running tasks go on; `onIdle()` waits for them.
+   */
+  close(): void {
+    this.#closed = true;
     this.#queue.clear();
-    const error = new DocParseError(LocalErrorCode.Aborted, "The service is shutting down");
+    const error = shuttingDown();
     for (const reject of this.#waiting) reject(error);
     this.#waiting.clear();
   }
@@ -56,4 +66,8 @@ export class WorkQueue {
   get waiting(): number {
     return this.#queue.size;
   }
+}
+
+function shuttingDown(): DocParseError {
+  return new DocParseError(LocalErrorCode.Aborted, "The service is shutting down");
 }

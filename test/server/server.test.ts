@@ -422,4 +422,54 @@ describe("shutdown", () => {
       spool.cleanup();
     }
   });
+
+  it("does not start a parse for an upload that completes after shutdown began", async () => {
+    const { tempDir } = await import("../support/system.js");
+    const { readdirSync } = await import("node:fs");
+    const { request: httpRequest } = await import("node:http");
+    const spool = tempDir("docparse-spool-");
+    const parser = new GatedParser();
+    const svc = await startTestServer({ parser, concurrency: 1, tempDir: spool.path });
+    try {
+      const url = `${svc.url}/api/v1/docparse/parse/sync`;
+      const running = call(url, { form: form({}, { name: "a.md", text: MD }) }).catch(() => "closed");
+      await eventually(() => parser.calls.length === 1);
+
+      // A second upload, sent in two halves around the start of shutdown.
+      const boundary = "docparse-test-boundary";
+      const head = `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="late.md"\r\ncontent-type: text/markdown\r\n\r\n${MD}`;
+      const tail = `\r\n--${boundary}--\r\n`;
+      const late = httpRequest(url, {
+        method: "POST",
+        headers: { ...AUTH, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": Buffer.byteLength(head + tail) },
+      });
+      const answered = new Promise<string>((resolve) => {
+        late.on("response", (res) => {
+          let body = "";
+          res.on("data", (c: Buffer) => (body += c.toString()));
+          res.on("end", () => resolve(body));
+          res.on("error", () => resolve("closed"));
+        });
+        late.on("error", () => resolve("closed"));
+      });
+      late.write(head);
+      await eventually(() => readdirSync(spool.path).length === 2);
+      const closed = svc.close(2_000);
+      late.end(tail);
+
+      // The late upload is refused and deleted while the first parse still holds its own.
+      const answer = await answered;
+      if (answer !== "closed") expect((JSON.parse(answer) as { code: number }).code).not.toBe(200);
+      await eventually(() => readdirSync(spool.path).length === 1);
+      expect(parser.calls).toHaveLength(1);
+      parser.release();
+      await closed;
+      await running;
+      await eventually(() => readdirSync(spool.path).length === 0);
+    } finally {
+      parser.release();
+      await svc.close();
+      spool.cleanup();
+    }
+  });
 });

@@ -18,14 +18,25 @@ describe("WorkQueue", () => {
     expect(q.hasRoom).toBe(true);
   });
 
-  it("settles dropped tasks on clear(), so no caller waits forever", async () => {
+  it("settles dropped tasks on close(), so no caller waits forever", async () => {
     const q = new WorkQueue({ concurrency: 1, maxQueued: 5 });
     let open!: () => void;
     const running = q.tryAdd(() => new Promise<string>((r) => (open = () => r("done"))));
     const waiting = q.tryAdd(async () => "never");
-    q.clear();
+    q.close();
     await expect(waiting).rejects.toMatchObject({ code: "DOCPARSE_ABORTED" });
     open();
     expect(await running).toBe("done");
+  });
+
+  it("refuses work added after close(), though it has room", async () => {
+    const q = new WorkQueue({ concurrency: 2, maxQueued: 5 });
+    q.close();
+    let started = false;
+    const late = q.tryAdd(async () => {
+      started = true;
+    });
+    await expect(late).rejects.toMatchObject({ code: "DOCPARSE_ABORTED" });
+    expect(started).toBe(false);
   });
 });
