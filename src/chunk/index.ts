@@ -22,3 +22,4 @@ export {
 } from "./tokenizer.js";
 export { detectTableText, type TableTextFormat } from "./table-model.js";
 export { splitTextRanges, DEFAULT_SEPARATORS, type Separator, type SplitTextOptions, type TextRange } from "./split-text.js";
+export { addCitationGeometry, withCitationGeometry } from "./citation-geometry.js";

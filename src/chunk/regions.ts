@@ -1,24 +1,11 @@
 import type { ChunkRegion } from "./chunk.js";
 import type { DocNode } from "./nodes.js";
+import { boundsOf, rectToCoordinates } from "./rect.js";
 
-/** Axis-aligned box of an 8-number quad (TL TR BR BL), as 8 numbers again. */
+/** Axis-aligned box of 8-number quads (TL TR BR BL), as 8 numbers again. */
 export function boundingQuad(quads: readonly (readonly number[])[]): number[] | undefined {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const q of quads) {
-    for (let i = 0; i + 1 < q.length; i += 2) {
-      const x = q[i]!;
-      const y = q[i + 1]!;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-    }
-  }
-  if (x0 === Infinity) return undefined;
-  return [x0, y0, x1, y0, x1, y1, x0, y1];
+  const r = boundsOf(quads);
+  return r && rectToCoordinates(r);
 }
 
 interface CharIndex {

@@ -28,7 +28,7 @@ export async function defaultEmbeddings(): Promise<EmbeddingsInterface> {
  */
 export async function defaultChunker(): Promise<Chunker> {
   const { chunkDocument } = await import("../chunk/chunk-document.js");
-  const { addCitationGeometry } = await import("../retrieve/citation-geometry.js");
+  const { addCitationGeometry } = await import("../chunk/citation-geometry.js");
   return (result, context) => {
     const metadata = { ...context.options.metadata, ...(context.url ? { url: context.url } : {}) };
     // The chunker reads filename and job id from the result; make sure they are there.

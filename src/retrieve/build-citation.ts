@@ -1,7 +1,8 @@
 import type { Chunk } from "../chunk/chunk.js";
+import type { PageSize } from "../chunk/rect.js";
 import type { Citation, CitationRegion, PageSizeResolver } from "./citation.js";
 import { boxesForRange, pageSizeFromMetadata } from "./chunk-geometry.js";
-import { toPixelCoordinates, type PageSize } from "./highlight-geometry.js";
+import { toPixelCoordinates } from "./highlight-geometry.js";
 import { selectQuote, type SelectQuoteOptions } from "./select-quote.js";
 
 /** Separator between chunks of one passage after small-to-big expansion. */

@@ -1,5 +1,7 @@
 import type { Chunk, ChunkRegion } from "../chunk/chunk.js";
-import { narrowBox, rectArea, rectOf, rectToCoordinates, unionRects, type PageSize, type Rect, type TextBox } from "./highlight-geometry.js";
+import { rectOf, rectToCoordinates, unionRects, type PageSize, type Rect } from "../chunk/rect.js";
+import type { ChunkTextSpan } from "../chunk/text-span.js";
+import { narrowBox, rectArea } from "./highlight-geometry.js";
 
 // A page shape that makes any box hold exactly one line (for horizontal-only narrowing).
 const ONE_LINE: PageSize = { width: 1e6, height: 1 };
@@ -17,14 +19,6 @@ const ONE_LINE: PageSize = { width: 1e6, height: 1 };
  *   `line` (one text line) or `element` (a whole element's box). `addCitationGeometry`
  *   writes `run` and `element` spans.
  */
-
-/** A piece of a chunk's text with its box. */
-export interface ChunkTextSpan extends TextBox {
-  page: number;
-  elementId: string;
-  /** How fine the box is. @default "element" */
-  granularity?: "char" | "run" | "line" | "element";
-}
 
 function isSize(v: unknown): v is PageSize {
   const s = v as PageSize;

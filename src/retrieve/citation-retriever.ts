@@ -2,11 +2,12 @@ import { Document } from "@langchain/core/documents";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { BaseRetriever, type BaseRetrieverInput } from "@langchain/core/retrievers";
 import type { Chunk } from "../chunk/chunk.js";
+import { rectOf } from "../chunk/rect.js";
 import { DocParseError, LocalErrorCode, invalidOption } from "../errors.js";
 import type { ChunkFilter, ChunkStore, ScoredChunk } from "../store/chunk-store.js";
 import { buildCitation, toPassage } from "./build-citation.js";
 import type { Citation, PageSizeResolver } from "./citation.js";
-import { intersectRects, rectArea, rectOf } from "./highlight-geometry.js";
+import { intersectRects, rectArea } from "./highlight-geometry.js";
 import { maximalMarginalRelevance } from "./mmr.js";
 import { selectQuote, termCoverage, type SelectQuoteOptions } from "./select-quote.js";
 

@@ -1,5 +1,5 @@
 import type { Chunk } from "../chunk/chunk.js";
-import type { PageSize } from "./highlight-geometry.js";
+import type { PageSize } from "../chunk/rect.js";
 
 /** One highlighted box of a citation. */
 export interface CitationRegion {

@@ -1,47 +1,11 @@
+import { rectOf, rectToCoordinates, unionRects, type PageSize, type Rect } from "../chunk/rect.js";
+import type { TextBox } from "../chunk/text-span.js";
 import { isCjkChar } from "./match-terms.js";
 
 /**
- * Geometry for highlights. Boxes on the wire are 8 numbers (TL, TR, BR, BL corner
- * points, x,y pairs) as fractions of the page; the viewer draws axis-aligned rectangles,
- * so everything here works on the bounding rectangle of those points.
+ * Geometry for highlights, on the rectangles of `../chunk/rect.ts` (the bounding
+ * rectangles of the wire's 8-number boxes): the viewer draws axis-aligned rectangles.
  */
-
-/** An axis-aligned rectangle, fractions of the page (0..1), origin top-left. */
-export interface Rect {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
-/** A page's size in pixels of its page image. */
-export interface PageSize {
-  width: number;
-  height: number;
-}
-
-/** The bounding rectangle of 8-number (or any even-length) coordinates. */
-export function rectOf(coordinates: readonly number[]): Rect {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (let i = 0; i + 1 < coordinates.length; i += 2) {
-    const x = coordinates[i]!;
-    const y = coordinates[i + 1]!;
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-  }
-  if (!Number.isFinite(x0)) return { x0: 0, y0: 0, x1: 0, y1: 0 };
-  return { x0, y0, x1, y1 };
-}
-
-/** 8 numbers TL TR BR BL for a rectangle. */
-export function rectToCoordinates(r: Rect): number[] {
-  return [r.x0, r.y0, r.x1, r.y0, r.x1, r.y1, r.x0, r.y1];
-}
 
 /** The same points in pixels: x × width, y × height. */
 export function toPixelCoordinates(coordinates: readonly number[], size: PageSize): number[] {
@@ -58,24 +22,11 @@ export function intersectRects(a: Rect, b: Rect): Rect {
   return { x0: Math.max(a.x0, b.x0), y0: Math.max(a.y0, b.y0), x1: Math.min(a.x1, b.x1), y1: Math.min(a.y1, b.y1) };
 }
 
-/** The smallest rectangle holding both. */
-export function unionRects(a: Rect, b: Rect): Rect {
-  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
-}
-
 /** Intersection over union, 0..1. */
 export function rectIoU(a: Rect, b: Rect): number {
   const inter = rectArea(intersectRects(a, b));
   const union = rectArea(a) + rectArea(b) - inter;
   return union > 0 ? inter / union : 0;
-}
-
-/** A box of part of a text, with the offsets it covers. */
-export interface TextBox {
-  /** [start, end) in the text the box belongs to. */
-  start: number;
-  end: number;
-  coordinates: number[];
 }
 
 /**

@@ -11,15 +11,12 @@ export { splitSentences } from "./sentences.js";
 export type { Sentence } from "./sentences.js";
 export { matchTerms } from "./match-terms.js";
 export { maximalMarginalRelevance, cosine } from "./mmr.js";
-export {
-  rectOf,
-  rectToCoordinates,
-  toPixelCoordinates,
-  rectIoU,
-  narrowBox,
-  boxesFromChars,
-} from "./highlight-geometry.js";
-export type { Rect, PageSize, TextBox } from "./highlight-geometry.js";
+export { toPixelCoordinates, rectIoU, narrowBox, boxesFromChars } from "./highlight-geometry.js";
 export { pageSizeFromMetadata, textSpansOf, boxesForRange } from "./chunk-geometry.js";
-export type { ChunkTextSpan, SpanBox } from "./chunk-geometry.js";
-export { addCitationGeometry, withCitationGeometry } from "./citation-geometry.js";
+export type { SpanBox } from "./chunk-geometry.js";
+// Citation geometry is computed at chunk time, so it and the rectangles it needs live in
+// the chunk stage; re-exported here, where citations are read, as before.
+export { rectOf, rectToCoordinates } from "../chunk/rect.js";
+export type { Rect, PageSize } from "../chunk/rect.js";
+export type { ChunkTextSpan, TextBox } from "../chunk/text-span.js";
+export { addCitationGeometry, withCitationGeometry } from "../chunk/citation-geometry.js";

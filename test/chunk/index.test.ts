@@ -15,7 +15,7 @@ describe("chunk barrel", () => {
 
   it("exports the public API", async () => {
     const chunk = await import("../../src/chunk/index.js");
-    for (const name of ["chunkDocument", "chunkDocumentWithReport", "resolveChunkOptions", "CHUNK_OPTION_DEFAULTS", "cl100kTokenizer", "approximateTokenizer", "resolveTokenizer", "splitTextRanges", "DEFAULT_SEPARATORS", "detectTableText"]) {
+    for (const name of ["chunkDocument", "chunkDocumentWithReport", "resolveChunkOptions", "CHUNK_OPTION_DEFAULTS", "cl100kTokenizer", "approximateTokenizer", "resolveTokenizer", "splitTextRanges", "DEFAULT_SEPARATORS", "detectTableText", "addCitationGeometry", "withCitationGeometry"]) {
       expect(chunk, name).toHaveProperty(name);
     }
   });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Chunk } from "../../src/chunk/chunk.js";
+import { rectOf } from "../../src/chunk/rect.js";
 import { HashEmbeddings } from "../../src/embed/hash-embeddings.js";
 import { DocParseError } from "../../src/errors.js";
 import { CITATION_RETRIEVER_DEFAULTS, CitationRetriever, isDuplicateHit } from "../../src/retrieve/citation-retriever.js";
 import type { Citation } from "../../src/retrieve/citation.js";
-import { rectOf } from "../../src/retrieve/highlight-geometry.js";
 import { MemoryStore } from "../../src/store/memory-store.js";
 import { linkChunks, makeChunk } from "./make-chunks.js";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { boxesFromChars, narrowBox, rectIoU, rectOf, rectToCoordinates, toPixelCoordinates } from "../../src/retrieve/highlight-geometry.js";
+import { rectOf, rectToCoordinates } from "../../src/chunk/rect.js";
+import { boxesFromChars, narrowBox, rectIoU, toPixelCoordinates } from "../../src/retrieve/highlight-geometry.js";
 
 describe("highlight geometry", () => {
   it("pixel boxes are normalised boxes times the page size", () => {

@@ -8,7 +8,7 @@ import { LocalParser } from "../../src/engine/local-parser.js";
 import { chunkDocument } from "../../src/chunk/chunk-document.js";
 import { ingest } from "../../src/ingest/ingest.js";
 import type { ChunkerContext } from "../../src/ingest/ingest-options.js";
-import { withCitationGeometry } from "../../src/retrieve/citation-geometry.js";
+import { withCitationGeometry } from "../../src/chunk/citation-geometry.js";
 import { MemoryStore } from "../../src/store/memory-store.js";
 import { startViewer, type Viewer } from "../../src/viewer/start-viewer.js";
 import { launchChromium } from "../support/browser.js";

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { addCitationGeometry, withCitationGeometry } from "../../src/chunk/citation-geometry.js";
+import { rectOf, rectToCoordinates } from "../../src/chunk/rect.js";
 import { HashEmbeddings } from "../../src/embed/hash-embeddings.js";
-import { addCitationGeometry, withCitationGeometry } from "../../src/retrieve/citation-geometry.js";
 import { CitationRetriever } from "../../src/retrieve/citation-retriever.js";
-import { rectOf, rectToCoordinates } from "../../src/retrieve/highlight-geometry.js";
 import { MemoryStore } from "../../src/store/memory-store.js";
 import type { ParseResult } from "../../src/wire/index.js";
-import { makeChunk } from "./make-chunks.js";
+import { makeChunk } from "../retrieve/make-chunks.js";
 
 // One character = 0.01 of the page wide; line 1 at y 0.10–0.12, line 2 at y 0.13–0.15.
 const LINE1 = "Opening hours are nine to six. Returns need the";

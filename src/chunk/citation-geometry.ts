@@ -1,7 +1,7 @@
-import type { Chunk } from "../chunk/chunk.js";
 import type { Element, ParseResult } from "../wire/index.js";
-import type { ChunkTextSpan } from "./chunk-geometry.js";
-import { rectOf, rectToCoordinates, unionRects, type PageSize, type Rect } from "./highlight-geometry.js";
+import type { Chunk } from "./chunk.js";
+import { rectOf, rectToCoordinates, unionRects, type PageSize, type Rect } from "./rect.js";
+import type { ChunkTextSpan } from "./text-span.js";
 
 /**
  * Adds what tight highlights need to chunks, from the parse result they were made of:
