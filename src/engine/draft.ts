@@ -149,6 +149,8 @@ export interface EngineLimits {
   timeoutMs: number;
   /** Largest image in pixels (width × height). @default 100 million */
   maxImagePixels: number;
+  /** Parser threads one PDF is read on at most (long documents; each thread holds its own pdfjs). @default the cores less one, between 1 and 2 */
+  pdfThreads: number;
 }
 
 export interface FormatContext {

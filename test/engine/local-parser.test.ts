@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { createHash } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -101,6 +102,7 @@ describe("LocalParser options", () => {
       maxZipRatio: 200,
       timeoutMs: 600_000,
       maxImagePixels: 100_000_000,
+      pdfThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
     });
     const parser = new LocalParser();
     expect(parser.name).toBe("local");

@@ -12,7 +12,7 @@ describe("loadPdfjs", () => {
     expect(native(JSON.stringify)).toBe(true);
   });
 
-  it("opens documents on the shared workers: the parser thread without glyph outlines, in-thread with them", async () => {
+  it("opens documents side by side on the shared in-thread worker, with and without glyph outlines", async () => {
     const bytes = await buildPdf([{ texts: [{ text: "Hello port", x: 72, y: 72 }] }, { texts: [{ text: "Second page", x: 72, y: 72 }] }]);
     for (const glyphPaths of [false, true]) {
       const [a, b] = await Promise.all([openPdf(bytes, { glyphPaths }), openPdf(bytes, { glyphPaths })]);

@@ -1,40 +1,74 @@
 import { describe, expect, it } from "vitest";
-import { openPdf } from "../../src/engine/formats/pdf-load.js";
-import { holdPdfThread } from "../../src/engine/formats/pdf-thread.js";
+import { DocParseError } from "../../src/errors.js";
+import type { TextPageOptions, TextPageResult } from "../../src/engine/formats/pdf-page.js";
+import { ThreadedPdf } from "../../src/engine/formats/pdf-thread.js";
 import { buildPdf } from "../support/pdf-fixtures.js";
 
-describe("holdPdfThread", () => {
-  it("shares one parser thread between holders", async () => {
-    const [a, b] = await Promise.all([holdPdfThread(), holdPdfThread()]);
-    try {
-      expect(a.port).toBe(b.port);
-    } finally {
-      a.release();
-      b.release();
-      a.release(); // a second release is a no-op, not a negative count
-    }
-    const c = await holdPdfThread();
-    expect(c.port).toBe(a.port);
-    c.release();
-  });
+const OPTIONS: TextPageOptions = { chars: false, removeWatermark: false, imageData: false, maxImagePixels: 1e8, detectScans: true };
 
-  it("parses text documents on the thread and leaves this thread's DecompressionStream alone", async () => {
-    const bytes = await buildPdf([{ texts: [{ text: "On the thread", x: 72, y: 72 }] }, { texts: [{ text: "Page two", x: 72, y: 72 }] }]);
-    const docs = await Promise.all([openPdf(bytes, { glyphPaths: false }), openPdf(bytes, { glyphPaths: false })]);
+const text = (r: TextPageResult | DocParseError): string => {
+  if (DocParseError.isInstance(r)) throw r;
+  if (r.scanned) throw new Error(`page ${r.number} read as a scan`);
+  return r.layout.blocks.map((b) => b.text).join(" | ");
+};
+
+async function pages(n: number): Promise<Uint8Array> {
+  return buildPdf(Array.from({ length: n }, (_, i) => ({ texts: [{ text: `Page number ${i + 1} of the thread test`, x: 72, y: 100 }] })));
+}
+
+describe("ThreadedPdf", () => {
+  it("reads a long document's pages on two threads, in the order asked, without touching this thread's globals", async () => {
+    const bytes = await pages(40);
+    const pdf = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: 2 });
     try {
-      for (const [i, doc] of docs.entries()) {
-        const text = await (await doc.getPage(i + 1)).getTextContent();
-        expect(text.items.map((t) => ("str" in t ? t.str : "")).join("")).toBe(i === 0 ? "On the thread" : "Page two");
-      }
+      const opened = await pdf.opened;
+      expect(opened.numPages).toBe(40);
+      const numbers = [40, ...Array.from({ length: 38 }, (_, i) => i + 2), 1];
+      const read = await pdf.readPages(numbers, OPTIONS);
+      expect(read.map(text)).toEqual(numbers.map((n) => `Page number ${n} of the thread test`));
+      for (const [i, r] of read.entries()) expect(!DocParseError.isInstance(r) && !r.scanned && r.layout.number).toBe(numbers[i]);
     } finally {
-      await Promise.all(docs.map((d) => d.destroy()));
+      pdf.close();
     }
+    // The caller's bytes stay usable (each thread got its own copy) and its realm keeps the web global.
+    expect(bytes.byteLength).toBeGreaterThan(0);
     expect(typeof (globalThis as { DecompressionStream?: unknown }).DecompressionStream).toBe("function");
   });
 
-  it("maps a corrupt file to 40422 and releases the thread", async () => {
-    await expect(openPdf(new TextEncoder().encode("%PDF-1.7\nnot a pdf"), { glyphPaths: false })).rejects.toMatchObject({ code: 40422 });
-    const held = await holdPdfThread();
-    held.release();
+  it("parses documents side by side on the shared threads", async () => {
+    const [a, b] = [new ThreadedPdf(await pages(3), { maxImagePixels: 1e8 }), new ThreadedPdf(await pages(20), { maxImagePixels: 1e8 })];
+    try {
+      const [ra, rb] = await Promise.all([a.readPages([3, 1], OPTIONS), b.readPages([20], OPTIONS)]);
+      expect(ra.map(text)).toEqual(["Page number 3 of the thread test", "Page number 1 of the thread test"]);
+      expect(rb.map(text)).toEqual(["Page number 20 of the thread test"]);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it("maps a corrupt file to 40422, and a page beyond the document fails alone", async () => {
+    const bad = new ThreadedPdf(new TextEncoder().encode("%PDF-1.7\nnot a pdf"), { maxImagePixels: 1e8 });
+    await expect(bad.opened).rejects.toMatchObject({ code: 40422 });
+    bad.close();
+    const pdf = new ThreadedPdf(await pages(2), { maxImagePixels: 1e8 });
+    try {
+      const [one, beyond] = await pdf.readPages([1, 7], OPTIONS);
+      expect(text(one!)).toBe("Page number 1 of the thread test");
+      expect(beyond).toMatchObject({ code: 40422 });
+    } finally {
+      pdf.close();
+    }
+  });
+
+  it("ends the pages still being read with an error when the document is closed", async () => {
+    const pdf = new ThreadedPdf(await pages(60), { maxImagePixels: 1e8, threads: 2 });
+    await pdf.opened;
+    const reading = pdf.readPages(Array.from({ length: 60 }, (_, i) => i + 1), OPTIONS);
+    pdf.close();
+    const read = await reading;
+    expect(read).toHaveLength(60);
+    // Nothing is started after close(): at most the requests already in flight were answered.
+    expect(read.filter((r) => !DocParseError.isInstance(r)).length).toBeLessThanOrEqual(4);
   });
 });

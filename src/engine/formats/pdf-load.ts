@@ -2,14 +2,14 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { DocParseError, LocalErrorCode } from "../../errors.js";
 import { DirectPort } from "./pdf-port.js";
-import { holdPdfThread } from "./pdf-thread.js";
 
 /**
  * Loading pdfjs-dist (legacy build, the one that runs on Node 20) and opening a
  * document with options that never fetch anything: fonts, CMaps, ICC profiles and wasm
- * decoders come from the package's own folders. Text extraction talks to pdfjs' worker on
- * a parser thread (pdf-thread.ts); documents opened for canvas renders use a "worker" in
- * this thread (Node has no Web Worker; pdfjs' fake worker with the worker module preloaded).
+ * decoders come from the package's own folders. pdfjs' "worker" runs in the calling thread
+ * (Node has no Web Worker; pdfjs' fake worker with the worker module preloaded): text
+ * extraction calls this on the parser threads (pdf-thread.ts), canvas renders on the
+ * main thread.
  */
 
 type Pdfjs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
@@ -41,6 +41,17 @@ export function loadPdfjs(): Promise<Pdfjs> {
     }
   })();
   return loading;
+}
+
+/**
+ * Uses an already imported pdfjs (and its worker module) instead of importing it: parser
+ * threads import both natively before loading this module (pdf-thread.ts).
+ */
+export function providePdfjs(pdfjs: unknown, workerModule: unknown): void {
+  (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= workerModule;
+  const lib = pdfjs as Pdfjs;
+  lib.GlobalWorkerOptions.workerSrc ||= "pdf.worker.mjs";
+  loading = Promise.resolve(lib);
 }
 
 /**
@@ -81,16 +92,6 @@ function sharedWorker(pdfjs: Pdfjs): PdfWorker {
   return worker;
 }
 
-let threadWorker: { port: unknown; worker: PdfWorker } | undefined;
-
-/** The pdfjs worker on the parser thread's port (one per thread: documents share it). */
-function threadPdfWorker(pdfjs: Pdfjs, port: unknown): PdfWorker {
-  if (threadWorker && threadWorker.port === port) return threadWorker.worker;
-  const created = pdfjs.PDFWorker.create({ port: port as Worker, verbosity: 0 });
-  threadWorker = { port, worker: created };
-  return created;
-}
-
 let assetDir: string | undefined;
 /** The pdfjs-dist package folder (for standard_fonts/, cmaps/, iccs/, wasm/). */
 function pdfjsDir(): string {
@@ -110,6 +111,12 @@ export interface OpenPdfOptions {
    * draw text in a fallback font. @default true
    */
   glyphPaths?: boolean;
+  /**
+   * Hand `bytes` to pdfjs as they are: pdfjs transfers (detaches) the buffer it gets, so
+   * only a caller that owns `bytes` and has no further use for them may say false.
+   * @default true
+   */
+  copy?: boolean;
 }
 
 /**
@@ -119,13 +126,9 @@ export interface OpenPdfOptions {
 export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): Promise<PdfDocument> {
   const pdfjs = await loadPdfjs();
   const dir = pdfjsDir();
-  // Text extraction parses on the parser thread; canvas renders (glyph outlines, images
-  // drawn from the document's objects) stay in this thread.
-  const held = options.glyphPaths === false ? await holdPdfThread() : undefined;
   const task = pdfjs.getDocument({
-    worker: held ? threadPdfWorker(pdfjs, held.port) : sharedWorker(pdfjs),
-    // pdfjs transfers (detaches) the buffer it gets: give it a copy, the caller keeps the bytes.
-    data: bytes.slice(),
+    worker: sharedWorker(pdfjs),
+    data: options.copy === false ? bytes : bytes.slice(),
     password: options.password,
     isEvalSupported: false,
     // Off: style facts (name, bold, italic, metrics) come without it, and pdfjs then frees
@@ -150,13 +153,8 @@ export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): 
       const transport = (doc as unknown as { _transport?: { fontLoader?: { bind: (font: unknown) => Promise<void> } } })._transport;
       if (transport?.fontLoader) transport.fontLoader.bind = () => Promise.resolve();
     }
-    if (held) {
-      const destroy = doc.destroy.bind(doc);
-      doc.destroy = () => destroy().finally(held.release);
-    }
     return doc;
   } catch (cause) {
-    held?.release();
     void task.destroy();
     throw pdfError(cause);
   }

@@ -1,85 +1,246 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import type { MessagePort, Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { DocParseError, type DocParseErrorCode } from "../../errors.js";
+import type { OutlineEntry } from "../layout/index.js";
+import { DEFAULT_PDF_THREADS } from "../limits.js";
+import type { TextPageOptions, TextPageResult } from "./pdf-page.js";
 
 /**
- * pdfjs' parser in a `worker_threads` Worker, for text extraction.
+ * PDF parser threads: a small pool of `worker_threads` Workers, each with its own pdfjs
+ * (pdf-thread-worker.ts). A document is opened on one thread, or on several when it has
+ * enough pages, and its pages are handed out to them as they free up. Each thread answers
+ * with laid-out blocks, so the main thread only assembles the document.
  *
- * Two gains over the in-thread worker: parsing runs on another core (this thread lays out
- * page N while the worker parses page N+1), and the worker inflates content streams with
- * pdfjs' own JavaScript inflate. pdfjs prefers the web `DecompressionStream` when the
- * global exists; on Node its per-stream setup costs more than the inflate itself. Hiding
- * the global is only safe in a realm of our own, which the Worker is: the user's process
- * keeps its globals.
+ * Threads are shared by every document of the process, hold the process open only while
+ * they have work, and exit after a while without any.
  */
 
-/** Runs as a CommonJS script in the Worker (`eval: true`), so no file has to be found. */
-const WORKER_SOURCE = `
+/** Pages a thread should get at least before one more thread joins a document. @default 8 */
+const PAGES_PER_THREAD = 8;
+
+/** Page requests a thread holds at once per document, so it never waits for the next one. @default 2 */
+const IN_FLIGHT = 2;
+
+/** A thread with no work for this long exits (a new one starts on demand). @default 30 s */
+const IDLE_EXIT_MS = 30_000;
+
+/** A request to a parser thread. */
+export type ThreadRequest =
+  | { op: "open"; id: number; doc: number; bytes: Uint8Array; password?: string; maxImagePixels: number; outline: boolean }
+  | { op: "page"; id: number; doc: number; page: number; options: TextPageOptions }
+  | { op: "close"; id: number; doc: number };
+
+/** A parser thread's answer to an `open` or `page` request. */
+export type ThreadReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: { code: DocParseErrorCode; message: string } };
+
+/** What opening a document tells. */
+export interface OpenedPdf {
+  numPages: number;
+  outline: OutlineEntry[];
+}
+
+type Request = ThreadRequest extends infer R ? (R extends ThreadRequest ? Omit<R, "id"> : never) : never;
+
+/**
+ * Runs the worker module. pdfjs is imported first, natively (from TypeScript source under
+ * tsx its 3 MB would be transformed too), with the built-ins its legacy build replaces put
+ * back (see `keepNatives` in pdf-load.ts), and handed to the module's `start`.
+ */
+const BOOT = `
 const { workerData } = require("node:worker_threads");
-// pdfjs falls back to its own inflate when DecompressionStream is missing.
-delete globalThis.DecompressionStream;
-// pdfjs' bundled core-js replaces these with slower JavaScript versions; keep the natives.
 const keep = [[Array.prototype, "push"], [JSON, "parse"], [JSON, "stringify"]].map(([o, k]) => [o, k, Object.getOwnPropertyDescriptor(o, k)]);
-import(workerData.url).then((module) => {
+(async () => {
+  const worker = await import(workerData.pdfjsWorker);
+  const pdfjs = await import(workerData.pdfjs);
   for (const [o, k, d] of keep) if (d) Object.defineProperty(o, k, d);
-  module.WorkerMessageHandler.initializeFromPort(workerData.port);
-});
+  const module = workerData.tsx
+    ? await import(workerData.tsx).then((tsx) => tsx.tsImport(workerData.url, workerData.url))
+    : await import(workerData.url);
+  module.start(pdfjs, worker);
+})().catch((error) => setImmediate(() => { throw error; }));
 `;
 
-interface Thread {
-  worker: Worker;
-  port: MessagePort;
-  open: number;
+function workerData(): { url: string; pdfjs: string; pdfjsWorker: string; tsx?: string } {
+  const require = createRequire(import.meta.url);
+  const resolved = (specifier: string): string => pathToFileURL(require.resolve(specifier)).href;
+  const pdfjs = { pdfjs: resolved("pdfjs-dist/legacy/build/pdf.mjs"), pdfjsWorker: resolved("pdfjs-dist/legacy/build/pdf.worker.mjs") };
+  const fromSource = import.meta.url.endsWith(".ts");
+  const url = new URL(`./pdf-thread-worker.${fromSource ? "ts" : "js"}`, import.meta.url).href;
+  if (!fromSource) return { url, ...pdfjs };
+  // Only when running from source (tests): tsx's ESM API sits next to the CommonJS file
+  // `require.resolve` finds (the CommonJS `tsImport` looks for it at a wrong path).
+  const tsx = pathToFileURL(require.resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
+  return { url, ...pdfjs, tsx };
 }
 
-let thread: Thread | undefined;
+class ParserThread {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
+  #nextId = 1;
+  #idle: NodeJS.Timeout | undefined;
+  dead = false;
 
-async function start(): Promise<Thread> {
-  const { Worker, MessageChannel } = await import("node:worker_threads");
-  const url = pathToFileURL(createRequire(import.meta.url).resolve("pdfjs-dist/legacy/build/pdf.worker.mjs")).href;
-  const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { url, port: port2 }, transferList: [port2] });
-  const started: Thread = { worker, port: port1, open: 0 };
-  // A dead worker is replaced on the next open; documents waiting on it hit their timeout.
-  const forget = (): void => {
-    if (thread === started) thread = undefined;
-    port1.close();
-  };
-  worker.on("error", forget);
-  worker.on("exit", forget);
-  // Idle, the thread must not keep the process alive; `hold` refs it while documents are open.
-  worker.unref();
-  port1.unref();
-  return started;
+  constructor(WorkerClass: typeof Worker) {
+    this.#worker = new WorkerClass(BOOT, { eval: true, workerData: workerData() });
+    this.#worker.unref();
+    this.#worker.on("message", (reply: ThreadReply) => this.#settle(reply));
+    this.#worker.on("error", (error) => this.#die(error));
+    this.#worker.on("exit", (code) => this.#die(new Error(`exited with code ${code}`)));
+  }
+
+  /** Requests in flight. */
+  get load(): number {
+    return this.#pending.size;
+  }
+
+  request<T>(message: Request, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (this.dead) return Promise.reject(new DocParseError(500, "The PDF parser thread stopped"));
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      if (this.#pending.size === 0) this.#busy();
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#worker.postMessage({ ...message, id }, transfer);
+    });
+  }
+
+  /** A request with no answer (close). */
+  send(message: Request): void {
+    if (!this.dead) this.#worker.postMessage({ ...message, id: 0 });
+  }
+
+  #settle(reply: ThreadReply): void {
+    const waiting = this.#pending.get(reply.id);
+    if (!waiting) return;
+    this.#pending.delete(reply.id);
+    if (this.#pending.size === 0) this.#rest();
+    if (reply.ok) waiting.resolve(reply.value);
+    else waiting.reject(new DocParseError(reply.error.code, reply.error.message));
+  }
+
+  /** With answers to wait for, the thread keeps the process alive. */
+  #busy(): void {
+    if (this.#idle) clearTimeout(this.#idle);
+    this.#idle = undefined;
+    this.#worker.ref();
+  }
+
+  #rest(): void {
+    this.#worker.unref();
+    this.#idle = setTimeout(() => void this.#worker.terminate(), IDLE_EXIT_MS);
+    this.#idle.unref();
+  }
+
+  #die(cause: unknown): void {
+    if (this.dead) return;
+    this.dead = true;
+    if (this.#idle) clearTimeout(this.#idle);
+    const message = cause instanceof Error ? cause.message : String(cause);
+    for (const { reject } of this.#pending.values()) reject(new DocParseError(500, `The PDF parser thread stopped: ${message}`, { cause }));
+    this.#pending.clear();
+    const i = pool.indexOf(this);
+    if (i >= 0) pool.splice(i, 1);
+  }
 }
 
-let starting: Promise<Thread> | undefined;
+const pool: ParserThread[] = [];
 
 /**
- * The shared parser thread's port (pdfjs' `PDFWorker` port contract), held until the
- * returned `release` is called: while any document is open the thread keeps the process
- * alive, since answers still have to come back.
+ * `count` live threads, least busy first. The pool is filled up to `size` at once: a
+ * thread takes a while to start (pdfjs' import), better spent before a long document
+ * needs it than during.
  */
-export async function holdPdfThread(): Promise<{ port: MessagePort; release: () => void }> {
-  if (!thread) {
-    starting ??= start().finally(() => (starting = undefined));
-    thread = await starting;
+async function threads(count: number, size: number): Promise<ParserThread[]> {
+  if (pool.length < Math.max(count, size)) {
+    const { Worker } = await import("node:worker_threads");
+    while (pool.length < Math.max(count, size)) pool.push(new ParserThread(Worker));
   }
-  const held = thread;
-  if (held.open++ === 0) {
-    held.worker.ref();
-    held.port.ref();
+  return [...pool].sort((a, b) => a.load - b.load).slice(0, count);
+}
+
+let nextDoc = 1;
+
+/** Options for {@link ThreadedPdf}. */
+export interface ThreadedPdfOptions {
+  password?: string;
+  /** Largest image (pixels) pdfjs decodes. */
+  maxImagePixels: number;
+  /** Parser threads this document may use. @default DEFAULT_PDF_THREADS */
+  threads?: number;
+}
+
+/**
+ * A PDF open on parser threads. `opened` resolves once the first thread has read the
+ * document's structure; `close()` (always call it, also after a failed open) frees it on
+ * every thread.
+ */
+export class ThreadedPdf {
+  readonly #id = nextDoc++;
+  readonly #bytes: Uint8Array;
+  readonly #options: ThreadedPdfOptions;
+  readonly #on = new Map<ParserThread, Promise<unknown>>();
+  #closed = false;
+  readonly opened: Promise<OpenedPdf>;
+
+  get #size(): number {
+    return this.#options.threads ?? DEFAULT_PDF_THREADS;
   }
-  let released = false;
-  return {
-    port: held.port,
-    release: () => {
-      if (released) return;
-      released = true;
-      if (--held.open === 0) {
-        held.worker.unref();
-        held.port.unref();
+
+  constructor(bytes: Uint8Array, options: ThreadedPdfOptions) {
+    this.#bytes = bytes;
+    this.#options = options;
+    this.opened = threads(1, this.#size).then(([first]) => this.#openOn(first!, true) as Promise<OpenedPdf>);
+  }
+
+  #openOn(thread: ParserThread, outline: boolean): Promise<unknown> {
+    let opening = this.#on.get(thread);
+    if (!opening) {
+      // Each thread gets its own copy, transferred: pdfjs keeps it for the document's life.
+      const bytes = this.#bytes.slice();
+      const { password, maxImagePixels } = this.#options;
+      opening = thread.request({ op: "open", doc: this.#id, bytes, password, maxImagePixels, outline }, [bytes.buffer]);
+      this.#on.set(thread, opening);
+    }
+    return opening;
+  }
+
+  /**
+   * Reads `numbers` (1-based page numbers) on up to `threads` threads. Each entry of the
+   * answer is the page's result or the error that page failed with, in `numbers` order.
+   */
+  async readPages(numbers: readonly number[], options: TextPageOptions): Promise<(TextPageResult | DocParseError)[]> {
+    await this.opened;
+    const wanted = Math.max(1, Math.min(this.#size, Math.ceil(numbers.length / PAGES_PER_THREAD)));
+    const results: (TextPageResult | DocParseError | undefined)[] = new Array(numbers.length);
+    let cursor = 0;
+    const lane = async (thread: ParserThread): Promise<void> => {
+      while (!this.#closed && !thread.dead && cursor < numbers.length) {
+        const i = cursor++;
+        try {
+          results[i] = await thread.request<TextPageResult>({ op: "page", doc: this.#id, page: numbers[i]!, options });
+        } catch (error) {
+          results[i] = DocParseError.isInstance(error) ? error : new DocParseError(500, String(error), { cause: error });
+        }
       }
-    },
-  };
+    };
+    const lanes: Promise<void>[] = [];
+    for (const thread of await threads(wanted, this.#size)) {
+      // A thread that cannot open the document leaves its pages to the others.
+      const ready = this.#openOn(thread, false).then(() => true, () => false);
+      for (let k = 0; k < IN_FLIGHT; k++) lanes.push(ready.then((ok) => (ok ? lane(thread) : undefined)));
+    }
+    await Promise.all(lanes);
+    const lost = new DocParseError(500, "No PDF parser thread was left to read the page");
+    return Array.from(results, (r) => r ?? lost);
+  }
+
+  /** Frees the document on every thread it was opened on; pages still being read end with an error. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const [thread, opening] of this.#on) {
+      opening.catch(() => undefined);
+      thread.send({ op: "close", doc: this.#id });
+    }
+  }
 }

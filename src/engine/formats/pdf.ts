@@ -1,25 +1,21 @@
 import { DocParseError, LocalErrorCode, abortError } from "../../errors.js";
 import type { DraftDocument, DraftPage, FormatContext, FormatHandler } from "../draft.js";
-import { finishDocument, layoutPage, toDraftElements, type OutlineEntry, type PageLayout, type PlacedImage } from "../layout/index.js";
-import { extractPage, type FontCache } from "./pdf-extract.js";
-import { openPdf, pdfError, type PdfDocument, type PdfPage } from "./pdf-load.js";
+import { finishDocument, layoutPage, toDraftElements, type PageLayout, type PlacedImage } from "../layout/index.js";
+import { openPdf, pdfError, type PdfDocument } from "./pdf-load.js";
 import { ocrPageRuns } from "./pdf-ocr.js";
-import { encodePng, type RawImage } from "./pdf-png.js";
+import { readOutline } from "./pdf-outline.js";
+import type { ImageWithPng, ReadPage, TextPageOptions } from "./pdf-page.js";
 import { renderPdfPage } from "./pdf-render.js";
+import { ThreadedPdf } from "./pdf-thread.js";
 
 /** Resolution page sizes are reported at (pixels = points × dpi / 72). @default 144 */
 export const PDF_DPI = 144;
 
-/** Fewer text-layer characters than this on a page with an image: treat it as a scan. @default 8 */
-const SCAN_TEXT_CHARS = 8;
-
-/** Outline entries read at most (a hostile outline can be huge). */
-const MAX_OUTLINE = 10_000;
-
 /**
- * PDF through pdfjs-dist: pages are read one at a time (getPage → extract → cleanup),
- * laid out into blocks, then the document-wide pass decides titles, running headers
- * and footers, captions and continuations.
+ * PDF through pdfjs-dist: pages are read and laid out into blocks on parser threads
+ * (several at once for long documents), then the document-wide pass decides titles,
+ * running headers and footers, captions and continuations. Scanned pages, and every
+ * page under parse_mode "scan", are rendered and OCRed in this thread.
  */
 export const pdfFormat: FormatHandler = {
   id: "pdf",
@@ -58,38 +54,32 @@ function engineDpi(ctx: FormatContext): number {
 async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
   if (ctx.signal?.aborted) throw abortError(ctx.signal);
   const deadline = Date.now() + ctx.limits.timeoutMs;
-  // Glyph outlines only matter for canvas renders: OCR of every page under parse_mode "scan".
-  const glyphPaths = ctx.parseMode === "scan";
-  const doc = await openPdf(bytes, { password: ctx.password, maxImagePixels: ctx.limits.maxImagePixels, glyphPaths });
+  const reader = ctx.parseMode === "scan" ? await ocrReader(bytes, ctx) : textReader(bytes, ctx);
   try {
-    const pageCount = doc.numPages;
-    const numbers = selectPages(pageCount, ctx);
+    const { numPages, outline } = await bounded(reader.opened, deadline, ctx);
+    const numbers = selectPages(numPages, ctx);
+    const read = await bounded(reader.read(numbers), deadline, ctx);
     const dpi = engineDpi(ctx);
-    const outline = await readOutline(doc);
-    const fonts: FontCache = new Map();
     const layouts: PageLayout[] = [];
     const pages: DraftPage[] = [];
     const failedPages: number[] = [];
     const pngs = new WeakMap<PlacedImage, Uint8Array>();
-    const caps = ctx.capabilities;
     for (const [i, n] of numbers.entries()) {
-      if (ctx.signal?.aborted) throw abortError(ctx.signal);
-      // Keep the parser PREFETCH pages ahead: the first iteration starts them all, then one more each page.
-      for (let j = i === 0 ? 1 : PREFETCH; j <= PREFETCH; j++) {
-        const next = numbers[i + j];
-        if (next !== undefined) prefetch(doc, next);
+      let layout = read[i]!;
+      if (layout === "scanned") {
+        try {
+          layout = await bounded(reader.ocr(n), deadline, ctx);
+        } catch (cause) {
+          layout = DocParseError.isInstance(cause) ? cause : pdfError(cause, n);
+        }
       }
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) throw timeout(ctx.limits.timeoutMs);
-      let layout: PageLayout & { rotate: number };
-      try {
-        layout = await bounded(readPage(doc, n, fonts, ctx, pngs), remaining, ctx);
-      } catch (cause) {
-        if (DocParseError.isInstance(cause) && (cause.code === LocalErrorCode.Timeout || cause.code === LocalErrorCode.Aborted)) throw cause;
+      if (layout instanceof Error) {
+        if (layout.code === LocalErrorCode.Timeout || layout.code === LocalErrorCode.Aborted) throw layout;
         // One broken page does not sink the document: report it (50207 upstream).
         failedPages.push(n);
         continue;
       }
+      keepPngs(layout, pngs);
       layouts.push(layout);
       const k = dpi / 72;
       const display = layout.frame ?? layout;
@@ -99,60 +89,82 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
       throw new DocParseError(40422, `No page of the PDF could be read (${failedPages.length} failed)`);
     }
     const laid = finishDocument(layouts, outline);
-    const elements = toDraftElements(laid, layouts, { imageBytes: caps.include_image_data ? (img) => pngs.get(img) : undefined });
-    const out: DraftDocument = { filetype: "application/pdf", pageCount, pages, elements };
+    const elements = toDraftElements(laid, layouts, { imageBytes: ctx.capabilities.include_image_data ? (img) => pngs.get(img) : undefined });
+    const out: DraftDocument = { filetype: "application/pdf", pageCount: numPages, pages, elements };
     if (failedPages.length) out.failedPages = failedPages;
     return out;
   } finally {
-    await doc.destroy();
+    await reader.close();
   }
 }
 
-async function readPage(
-  doc: PdfDocument,
-  n: number,
-  fonts: FontCache,
-  ctx: FormatContext,
-  pngs: WeakMap<PlacedImage, Uint8Array>,
-): Promise<PageLayout & { rotate: number }> {
-  let page: PdfPage;
+/** A page's layout, a failure, or "scanned" (its text comes from OCR). */
+type PageOutcome = ReadPage | DocParseError | "scanned";
+
+/** How a document's pages are read: text layer on parser threads, or OCR here. */
+interface PageReader {
+  opened: Promise<{ numPages: number; outline: PdfOutline }>;
+  read(numbers: readonly number[]): Promise<PageOutcome[]>;
+  ocr(n: number): Promise<ReadPage>;
+  close(): Promise<void>;
+}
+
+type PdfOutline = Awaited<ReturnType<typeof readOutline>>;
+
+/** Text-layer pages on parser threads; pages found to be scans are OCRed here (parse_mode "lite": never). */
+function textReader(bytes: Uint8Array, ctx: FormatContext): PageReader {
+  const caps = ctx.capabilities;
+  const pdf = new ThreadedPdf(bytes, { password: ctx.password, maxImagePixels: ctx.limits.maxImagePixels, threads: ctx.limits.pdfThreads });
+  const options: TextPageOptions = {
+    chars: caps.include_char_details,
+    removeWatermark: caps.remove_watermark,
+    imageData: caps.include_image_data,
+    maxImagePixels: ctx.limits.maxImagePixels,
+    detectScans: ctx.parseMode !== "lite",
+  };
+  // Opened for the first scanned page only: OCR renders need glyph outlines and a canvas.
+  let canvasDoc: Promise<PdfDocument> | undefined;
+  return {
+    opened: pdf.opened,
+    read: async (numbers) => (await pdf.readPages(numbers, options)).map((r) => (DocParseError.isInstance(r) ? r : r.scanned ? "scanned" : r.layout)),
+    ocr: async (n) => ocrPage(await (canvasDoc ??= openPdf(bytes, { password: ctx.password, maxImagePixels: ctx.limits.maxImagePixels })), n, ctx),
+    close: async () => {
+      pdf.close();
+      const doc = await canvasDoc?.catch(() => undefined);
+      await doc?.destroy();
+    },
+  };
+}
+
+/** parse_mode "scan": every page rendered and OCRed, in this thread. */
+async function ocrReader(bytes: Uint8Array, ctx: FormatContext): Promise<PageReader> {
+  const doc = openPdf(bytes, { password: ctx.password, maxImagePixels: ctx.limits.maxImagePixels });
+  doc.catch(() => undefined);
+  return {
+    opened: doc.then(async (d) => ({ numPages: d.numPages, outline: await readOutline(d) })),
+    read: async (numbers) => numbers.map(() => "scanned" as const),
+    ocr: async (n) => ocrPage(await doc, n, ctx),
+    close: async () => {
+      const d = await doc.catch(() => undefined);
+      await d?.destroy();
+    },
+  };
+}
+
+/** Renders page `n`, OCRs it and lays out the words (display frame, no images). */
+async function ocrPage(doc: PdfDocument, n: number, ctx: FormatContext): Promise<ReadPage> {
+  if (ctx.signal?.aborted) throw abortError(ctx.signal);
+  let page: Awaited<ReturnType<PdfDocument["getPage"]>>;
   try {
     page = await doc.getPage(n);
   } catch (cause) {
     throw pdfError(cause, n);
   }
   try {
-    const caps = ctx.capabilities;
-    const extracted = await extractPage(page, fonts, {
-      chars: caps.include_char_details,
-      removeWatermark: caps.remove_watermark,
-      imagePixels: caps.include_image_data,
-    });
-    let runs = extracted.runs;
-    let frame = extracted.frame;
-    let { width, height } = extracted;
-    const scanned = extracted.textChars < SCAN_TEXT_CHARS && extracted.images.length > 0;
-    const ocr = (ctx.parseMode === "scan" || scanned) && ctx.parseMode !== "lite";
-    if (ocr) {
-      // OCR sees the rendered page: display space, no turned frame.
-      runs = await ocrPageRuns(doc, page, ctx.signal);
-      frame = { angle: 0, width: frame.width, height: frame.height };
-      [width, height] = [frame.width, frame.height];
-    }
-    const images = ocr ? [] : extracted.images;
-    const blocks = layoutPage({ width, height, runs, segments: ocr ? [] : extracted.segments, images }, { chars: caps.include_char_details });
-    if (caps.include_image_data) {
-      for (const b of blocks) {
-        const img = b.image as (PlacedImage & { raw?: RawImage }) | undefined;
-        if (!img?.raw) continue;
-        if (img.raw.width * img.raw.height <= ctx.limits.maxImagePixels) {
-          const png = encodePng(img.raw);
-          if (png) pngs.set(img, png);
-        }
-        delete img.raw;
-      }
-    }
-    return { number: n, width, height, frame, rotate: extracted.rotate, blocks };
+    const runs = await ocrPageRuns(doc, page, ctx.signal);
+    const { width, height } = page.getViewport({ scale: 1 });
+    const blocks = layoutPage({ width, height, runs, segments: [], images: [] }, { chars: ctx.capabilities.include_char_details });
+    return { number: n, width, height, frame: { angle: 0, width, height }, rotate: page.rotate, blocks };
   } catch (cause) {
     throw pdfError(cause, n);
   } finally {
@@ -160,78 +172,25 @@ async function readPage(
   }
 }
 
-/**
- * Pages whose operator lists are requested ahead of the one being laid out. A few, not
- * one: on the parser thread pages take uneven times, and a short queue keeps that thread
- * busy while this one lays out; each waiting list is one page's operators.
- */
-const PREFETCH = 3;
-
-/**
- * Starts reading page `n`'s operator list while the current page is laid out: the parser
- * thread (or, in this thread, libuv's pool inflating content streams) works on it
- * meanwhile instead of idling. pdfjs caches the page and its operator list, so
- * `readPage` picks up the same work (and the same error, if any).
- */
-function prefetch(doc: PdfDocument, n: number): void {
-  doc.getPage(n).then(
-    (page) => page.getOperatorList().then(noop, noop),
-    noop,
-  );
-}
-
-const noop = (): void => undefined;
-
-/** Outline entries whose destination page is resolved, at most; the rest match any page. */
-const MAX_OUTLINE_DESTS = 2_000;
-
-async function readOutline(doc: PdfDocument): Promise<OutlineEntry[]> {
-  let items: Awaited<ReturnType<PdfDocument["getOutline"]>>;
-  try {
-    items = await doc.getOutline();
-  } catch {
-    return [];
+/** Moves each image's PNG (encoded on the parser thread) into `pngs`. */
+function keepPngs(layout: ReadPage, pngs: WeakMap<PlacedImage, Uint8Array>): void {
+  for (const b of layout.blocks) {
+    const img = b.image as ImageWithPng | undefined;
+    if (!img?.png) continue;
+    pngs.set(img, img.png);
+    delete img.png;
   }
-  const flat: { title: string; depth: number; dest: unknown }[] = [];
-  const walk = (list: typeof items, depth: number): void => {
-    for (const item of list ?? []) {
-      if (flat.length >= MAX_OUTLINE || depth > 12) return;
-      if (item.title?.trim()) flat.push({ title: item.title, depth, dest: item.dest });
-      walk(item.items as typeof items, depth + 1);
-    }
-  };
-  walk(items, 0);
-  const out: OutlineEntry[] = [];
-  for (const [i, e] of flat.entries()) {
-    const entry: OutlineEntry = { title: e.title, depth: e.depth };
-    if (i < MAX_OUTLINE_DESTS) {
-      const page = await destinationPage(doc, e.dest);
-      if (page !== undefined) entry.page = page;
-    }
-    out.push(entry);
-  }
-  return out;
-}
-
-/** The 1-based page an outline destination points to, or undefined. */
-async function destinationPage(doc: PdfDocument, dest: unknown): Promise<number | undefined> {
-  try {
-    const explicit = typeof dest === "string" ? await doc.getDestination(dest) : dest;
-    const ref = Array.isArray(explicit) ? explicit[0] : undefined;
-    if (ref && typeof ref === "object") return (await doc.getPageIndex(ref as Parameters<PdfDocument["getPageIndex"]>[0])) + 1;
-    if (typeof ref === "number") return ref + 1;
-  } catch {
-    // A broken destination: the entry matches on any page.
-  }
-  return undefined;
 }
 
 function timeout(ms: number): DocParseError {
   return new DocParseError(LocalErrorCode.Timeout, `Parsing the PDF took longer than ${ms} ms`);
 }
 
-/** Races a page against the time left and the abort signal (the caller destroys the document). */
-function bounded<T>(work: Promise<T>, ms: number, ctx: FormatContext): Promise<T> {
+/** Races work against the deadline and the abort signal (the caller closes the document). */
+function bounded<T>(work: Promise<T>, deadline: number, ctx: FormatContext): Promise<T> {
+  if (ctx.signal?.aborted) return Promise.reject(abortError(ctx.signal));
+  const ms = deadline - Date.now();
+  if (ms <= 0) return Promise.reject(timeout(ctx.limits.timeoutMs));
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(timeout(ctx.limits.timeoutMs)), ms);
     const onAbort = (): void => reject(abortError(ctx.signal));

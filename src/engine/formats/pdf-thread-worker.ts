@@ -1,0 +1,86 @@
+import { parentPort } from "node:worker_threads";
+import { DocParseError, LocalErrorCode } from "../../errors.js";
+import type { FontCache } from "./pdf-extract.js";
+import { openPdf, pdfError, providePdfjs, type PdfDocument } from "./pdf-load.js";
+import { readOutline } from "./pdf-outline.js";
+import { pngBuffers, readTextPage } from "./pdf-page.js";
+import type { ThreadReply, ThreadRequest } from "./pdf-thread.js";
+
+/**
+ * A PDF parser thread (started by pdf-thread.ts). It holds its own pdfjs, API and
+ * "worker" both in this thread, and turns pages into laid-out blocks here, so what
+ * crosses to the main thread is a page's blocks, not its operator list (every glyph an
+ * object). Several threads read one document's pages side by side.
+ */
+
+// pdfjs prefers the web DecompressionStream when it exists; on Node its per-stream setup
+// costs more than pdfjs' own JavaScript inflate. Hidden in this thread's realm only: the
+// user's main thread keeps the global.
+delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
+
+interface OpenDocument {
+  doc: Promise<PdfDocument>;
+  fonts: FontCache;
+}
+
+const docs = new Map<number, OpenDocument>();
+
+/** Called by the thread's boot script with pdfjs and its worker module, imported natively. */
+export function start(pdfjs: unknown, pdfjsWorker: unknown): void {
+  const port = parentPort;
+  if (!port) throw new Error("pdf-thread-worker runs in a worker thread");
+  providePdfjs(pdfjs, pdfjsWorker);
+  port.on("message", (request: ThreadRequest) => answer(port, request));
+}
+
+function answer(port: NonNullable<typeof parentPort>, request: ThreadRequest): void {
+  void handle(request).then(
+    (answer) => {
+      if (answer) port.postMessage(answer.reply, answer.transfer);
+    },
+    (error: unknown) => {
+      if (request.op === "close") return;
+      const e = pdfError(error, request.op === "page" ? request.page : undefined);
+      const reply: ThreadReply = { id: request.id, ok: false, error: { code: e.code, message: e.message } };
+      port.postMessage(reply);
+    },
+  );
+}
+
+async function handle(request: ThreadRequest): Promise<{ reply: ThreadReply; transfer?: ArrayBuffer[] } | undefined> {
+  switch (request.op) {
+    case "open": {
+      // The bytes were transferred to this thread: pdfjs may keep them without a copy.
+      const opening = openPdf(request.bytes, { password: request.password, maxImagePixels: request.maxImagePixels, glyphPaths: false, copy: false });
+      docs.set(request.doc, { doc: opening, fonts: new Map() });
+      let doc: PdfDocument;
+      try {
+        doc = await opening;
+      } catch (error) {
+        docs.delete(request.doc);
+        throw error;
+      }
+      const outline = request.outline ? await readOutline(doc) : [];
+      return { reply: { id: request.id, ok: true, value: { numPages: doc.numPages, outline } } };
+    }
+    case "page": {
+      const open = docs.get(request.doc);
+      if (!open) throw new DocParseError(LocalErrorCode.Aborted, "The document was closed");
+      const doc = await open.doc;
+      const page = await doc.getPage(request.page);
+      try {
+        const value = await readTextPage(page, open.fonts, request.options);
+        return { reply: { id: request.id, ok: true, value }, transfer: value.scanned ? [] : pngBuffers(value.layout) };
+      } finally {
+        page.cleanup();
+      }
+    }
+    case "close": {
+      const open = docs.get(request.doc);
+      docs.delete(request.doc);
+      const doc = await open?.doc.catch(() => undefined);
+      await doc?.destroy();
+      return undefined;
+    }
+  }
+}
