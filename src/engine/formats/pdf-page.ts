@@ -59,6 +59,16 @@ export async function readTextPage(page: PdfPage, fonts: FontCache, options: Tex
   return { scanned: false, layout: { number, width, height, frame, rotate, blocks } };
 }
 
+/**
+ * Drops what only page layout needed, before a page crosses to the calling thread: the
+ * document pass reads blocks (text, boxes, sizes, chars) and line counts, never the runs
+ * of a line, which are most of a page's objects.
+ */
+export function compactLayout(layout: ReadPage): ReadPage {
+  for (const b of layout.blocks) for (const line of b.lines) line.runs = [];
+  return layout;
+}
+
 /** The PNG buffers of a page's images (to transfer them instead of copying). */
 export function pngBuffers(layout: ReadPage): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];

@@ -3,7 +3,7 @@ import { DocParseError, LocalErrorCode } from "../../errors.js";
 import type { FontCache } from "./pdf-extract.js";
 import { openPdf, pdfError, providePdfjs, type PdfDocument } from "./pdf-load.js";
 import { readOutline } from "./pdf-outline.js";
-import { pngBuffers, readTextPage } from "./pdf-page.js";
+import { compactLayout, pngBuffers, readTextPage } from "./pdf-page.js";
 import type { ThreadReply, ThreadRequest } from "./pdf-thread.js";
 
 /**
@@ -70,7 +70,9 @@ async function handle(request: ThreadRequest): Promise<{ reply: ThreadReply; tra
       const page = await doc.getPage(request.page);
       try {
         const value = await readTextPage(page, open.fonts, request.options);
-        return { reply: { id: request.id, ok: true, value }, transfer: value.scanned ? [] : pngBuffers(value.layout) };
+        if (value.scanned) return { reply: { id: request.id, ok: true, value } };
+        compactLayout(value.layout);
+        return { reply: { id: request.id, ok: true, value }, transfer: pngBuffers(value.layout) };
       } finally {
         page.cleanup();
       }
