@@ -16,7 +16,9 @@ async function run() {
   if (engine === "docparse") {
     const { LocalParser } = await import(pathToFileURL(join(dist, "engine/local-parser.js")).href);
     const { MemoryAssetStore } = await import(pathToFileURL(join(dist, "engine/assets.js")).href);
-    const parser = new LocalParser({ assets: new MemoryAssetStore() });
+    // PDF_THREADS=n measures another parser-thread count than the engine's default.
+    const pdfThreads = process.env.PDF_THREADS ? Number(process.env.PDF_THREADS) : undefined;
+    const parser = new LocalParser({ assets: new MemoryAssetStore(), limits: { pdfThreads } });
     await parser.parse(new Uint8Array(readFileSync(warm)), { filename: "warm.pdf" });
     let result;
     for (let i = 0; i < runs; i++) {
