@@ -128,9 +128,12 @@ interface State {
 }
 
 // Compatibility characters fonts map glyphs to (ﬁ ligatures, Kangxi radicals such as ⽂
-// for 文, CJK compatibility ideographs): read as their ordinary characters, like
-// pdftotext does. Full-width punctuation (，。) is left alone.
-const COMPAT = /[\u2e80-\u2eff\u2f00-\u2fdf\uf900-\ufaff\ufb00-\ufb4f]/;
+// for 文, CJK compatibility ideographs, Hebrew and Arabic presentation forms such as ﻻ
+// for لا): read as their ordinary characters, like pdftotext does. Full-width
+// punctuation (，。) is left alone.
+const COMPAT = /[\u2e80-\u2eff\u2f00-\u2fdf\uf900-\ufaff\ufb00-\ufdff\ufe70-\ufefe]/;
+// Right-to-left letters (Hebrew, Arabic and their presentation forms).
+const RTL_GLYPH = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 const WHITESPACE = /^\s+$/;
 
 /** Walks the operator list of one page; `base` maps user space to display space. */
@@ -253,7 +256,12 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       // Printable ASCII (most glyphs) is neither a compatibility character nor blank.
       const ascii = u.length === 1 && u.charCodeAt(0) > 32 && u.charCodeAt(0) < 0x7f;
       // Ligature glyphs (ﬁ, ﬂ) become their letters, each sharing the glyph's box.
-      if (!ascii && COMPAT.test(u)) u = u.normalize("NFKC");
+      // Isolated Arabic vowel forms (ﹰ) decompose to a space and the mark: keep the mark.
+      if (!ascii && COMPAT.test(u)) u = u.normalize("NFKC").trimStart() || u;
+      // A glyph for several right-to-left letters (lam-alef, a letter with its points) maps
+      // to them in reading order, but runs stay in drawing order (left to right) until the
+      // line's bidi pass (layout/bidi.ts) reverses them: put them in drawing order too.
+      if (!ascii && u.length > 1 && RTL_GLYPH.test(u)) u = [...u].reverse().join("");
       textChars += u.length;
       // `isSpace` is about char code 32 (where word spacing applies), not the text: a
       // subset font may map code 32 to any letter. Whitespace is judged by unicode.

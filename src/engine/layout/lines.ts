@@ -1,3 +1,4 @@
+import { hasRtl, logicalRuns } from "./bidi.js";
 import { isCjk, type Line, type TextRun } from "./types.js";
 
 /** Tuning for {@link buildLines}. */
@@ -191,8 +192,14 @@ function segRight(seg: readonly TextRun[]): number {
   return x;
 }
 
-/** Builds a line from runs in left-to-right order, putting spaces where gaps are. */
+/**
+ * Builds a line from runs in left-to-right order, putting spaces where gaps are. A line
+ * with right-to-left text gets its runs in reading order instead (see `bidi.ts`), spaces
+ * included.
+ */
 export function makeLine(runs: TextRun[]): Line {
+  const bidi = runs.some((r) => hasRtl(r.text));
+  if (bidi) runs = logicalRuns(runs, needsSpace);
   let text = "";
   let x0 = Infinity;
   let y0 = Infinity;
@@ -205,7 +212,7 @@ export function makeLine(runs: TextRun[]): Line {
   let chars = 0;
   let prev: TextRun | undefined;
   for (const r of runs) {
-    if (prev && needsSpace(prev, r, text)) text += " ";
+    if (prev && !bidi && needsSpace(prev, r, text)) text += " ";
     text += r.text;
     prev = r;
     if (r.x0 < x0) x0 = r.x0;

@@ -1,0 +1,180 @@
+import { createRequire } from "node:module";
+import { charWeights, type RunChar, type TextRun } from "./types.js";
+
+/**
+ * Right-to-left text (Hebrew, Arabic, ...) in reading order. A PDF draws glyphs left to
+ * right, so a line's runs, sorted by x, hold RTL words backwards. Like pdf.js and
+ * poppler, the Unicode bidi algorithm is applied to that visual text: its levels say
+ * which stretches run right to left, and reversing them (rule L2, which undoes itself)
+ * gives the reading order. Runs are cut where the direction changes, so every piece
+ * keeps its own box and glyph boxes.
+ */
+
+/** Characters of right-to-left scripts: Hebrew to Arabic Extended-A, their presentation forms, RTL astral blocks. */
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\ud802[\udc00-\udfff]|\ud803[\udc00-\udfff]|\ud83a[\udc00-\udfff]|\ud83b[\udc00-\udfff]/;
+const LETTER = /\p{L}/u;
+
+/** Whether the text holds any right-to-left character (the cheap test before any bidi work). */
+export function hasRtl(text: string): boolean {
+  return RTL.test(text);
+}
+
+/** The part of bidi-js used here (the package ships no types). */
+interface BidiEngine {
+  getEmbeddingLevels(text: string, direction?: "ltr" | "rtl"): { levels: Uint8Array };
+}
+
+let engine: BidiEngine | undefined;
+
+/** bidi-js, loaded on the first right-to-left line: Latin and CJK documents never load it. */
+function bidi(): BidiEngine {
+  engine ??= (createRequire(import.meta.url)("bidi-js") as () => BidiEngine)();
+  return engine;
+}
+
+/**
+ * Visual text of pieces this module made, so a piece fed back in (tables build lines
+ * again from lines' runs) is read in drawing order and not reversed twice.
+ */
+const visualOf = new WeakMap<TextRun, TextRun>();
+
+/** Decides whether a space goes between two runs adjacent on the page, given the text so far. */
+export type SpaceRule = (prev: TextRun, next: TextRun, textSoFar: string) => boolean;
+
+/** One character of the line in drawing order, with where it came from. */
+interface Unit {
+  ch: string;
+  /** Index of its run in the visual order (for a space the layout put in, the run before it). */
+  run: number;
+  /** A space the layout put between two runs. */
+  gap: boolean;
+  /** Index of the character in its run (code points); -1 for a space put in. */
+  at: number;
+  /** Offset in the line's visual text (UTF-16), where its bidi level is. */
+  offset: number;
+  /** Its glyph box along x, when the run has glyph positions (or the gap, for a space). */
+  box?: RunChar;
+  level: number;
+}
+
+/**
+ * Runs of one line (left to right, as drawn) → pieces in reading order, with their text
+ * in reading order and the spaces between runs as runs of their own, so that joining
+ * the pieces' texts gives the line's text. Each piece keeps its glyphs' boxes
+ * (`chars`, in text order); a piece without glyph positions gets its share of the run's
+ * extent. Paragraph direction: right to left when RTL letters are at least as many as
+ * the others. Bracket glyphs are not mirrored: fonts map a mirrored glyph to the
+ * character as written, as poppler and pdf.js assume too.
+ */
+export function logicalRuns(runs: readonly TextRun[], space: SpaceRule): TextRun[] {
+  const visual = runs.map((r) => visualOf.get(r) ?? r);
+  const units: Unit[] = [];
+  let text = "";
+  let rtl = 0;
+  let ltr = 0;
+  visual.forEach((r, k) => {
+    const prev = visual[k - 1];
+    if (prev && space(prev, r, text)) {
+      const box = { text: " ", x0: Math.min(prev.x1, r.x0), x1: Math.max(prev.x1, r.x0) };
+      units.push({ ch: " ", run: k - 1, gap: true, at: -1, offset: text.length, level: 0, box });
+      text += " ";
+    }
+    let i = 0;
+    for (const ch of r.text) {
+      const box = r.chars?.[i];
+      units.push({ ch, run: k, gap: false, at: i++, offset: text.length, level: 0, ...(box ? { box } : {}) });
+      text += ch;
+      if (RTL.test(ch)) {
+        if (LETTER.test(ch)) rtl++;
+      } else if (LETTER.test(ch)) ltr++;
+    }
+  });
+  const { levels } = bidi().getEmbeddingLevels(text, rtl > 0 && rtl >= ltr ? "rtl" : "ltr");
+  for (const u of units) u.level = levels[u.offset] ?? 0;
+  return toPieces(visual, reorder(units));
+}
+
+/** Rule L2: from the highest level down to the lowest odd one, reverse every stretch at that level or above. */
+export function reorder<T extends { level: number }>(units: readonly T[]): T[] {
+  const out = [...units];
+  let highest = 0;
+  let lowestOdd = Infinity;
+  for (const u of out) {
+    if (u.level > highest) highest = u.level;
+    if (u.level % 2 === 1 && u.level < lowestOdd) lowestOdd = u.level;
+  }
+  for (let level = highest; level >= lowestOdd; level--) {
+    for (let i = 0; i < out.length; i++) {
+      if (out[i]!.level < level) continue;
+      let j = i;
+      while (j + 1 < out.length && out[j + 1]!.level >= level) j++;
+      for (let a = i, b = j; a < b; a++, b--) [out[a], out[b]] = [out[b]!, out[a]!];
+      i = j;
+    }
+  }
+  return out;
+}
+
+/** Cuts the reordered characters into runs: one piece per stretch of one run read in one direction. */
+function toPieces(visual: readonly TextRun[], units: readonly Unit[]): TextRun[] {
+  const pieces: TextRun[] = [];
+  let i = 0;
+  while (i < units.length) {
+    const first = units[i]!;
+    let j = i;
+    if (!first.gap) {
+      // Consecutive characters of the same run, one step apart in the same direction.
+      const step = first.level % 2 === 1 ? -1 : 1;
+      while (j + 1 < units.length && !units[j + 1]!.gap && units[j + 1]!.run === first.run && units[j + 1]!.at === units[j]!.at + step) j++;
+    }
+    pieces.push(piece(visual, units.slice(i, j + 1)));
+    i = j + 1;
+  }
+  return pieces;
+}
+
+function piece(visual: readonly TextRun[], units: readonly Unit[]): TextRun {
+  const first = units[0]!;
+  const run = visual[first.run]!;
+  if (first.gap) {
+    // A space between runs: the gap's box, styled like the run drawn before it (never math).
+    const { chars, ocrChars: _o, confidence: _k, ...style } = run;
+    const box = first.box!;
+    const gap: TextRun = { ...style, text: " ", math: false, x0: box.x0, x1: box.x1 };
+    if (chars || visual[first.run + 1]?.chars) gap.chars = [box];
+    return gap;
+  }
+  const n = [...run.text].length;
+  const reversed = units.length > 1 && units[1]!.at < first.at;
+  const lo = reversed ? units[units.length - 1]!.at : first.at;
+  const hi = reversed ? first.at : units[units.length - 1]!.at;
+  // The whole run read left to right: the run itself, unchanged.
+  if (!reversed && lo === 0 && hi === n - 1) return run;
+  const text = units.map((u) => u.ch).join("");
+  const { ocrChars: _o, ...rest } = run;
+  const out: TextRun = { ...rest, text };
+  const [x0, x1] = extent(run, lo, hi, n);
+  out.x0 = x0;
+  out.x1 = x1;
+  if (run.chars) out.chars = units.filter((u) => u.box).map((u) => u.box!);
+  if (reversed) visualOf.set(out, { ...out, text: [...text].reverse().join(""), ...(out.chars ? { chars: [...out.chars].reverse() } : {}) });
+  return out;
+}
+
+/** Extent along x of characters lo..hi (drawing order) of a run: from glyph boxes, else shared out by width. */
+function extent(run: TextRun, lo: number, hi: number, n: number): [number, number] {
+  if (lo === 0 && hi === n - 1) return [run.x0, run.x1];
+  const boxes = run.chars?.slice(lo, hi + 1);
+  if (boxes && boxes.length === hi - lo + 1) return [Math.min(...boxes.map((b) => b.x0)), Math.max(...boxes.map((b) => b.x1))];
+  // Sideways runs keep their box: x is not the direction of the text there.
+  if (!(Math.abs(run.angle) < 2 || Math.abs(run.angle - 360) < 2)) return [run.x0, run.x1];
+  const weights = charWeights([...run.text]);
+  const total = weights.reduce((a, b) => a + b, 0) || 1;
+  const w = run.x1 - run.x0;
+  let before = 0;
+  for (let i = 0; i < lo; i++) before += weights[i]!;
+  let inside = 0;
+  for (let i = lo; i <= hi; i++) inside += weights[i]!;
+  const x0 = run.x0 + (w * before) / total;
+  return [x0, x0 + (w * inside) / total];
+}
