@@ -175,6 +175,7 @@ function extent(run: TextRun, lo: number, hi: number, n: number): [number, numbe
   for (let i = 0; i < lo; i++) before += weights[i]!;
   let inside = 0;
   for (let i = lo; i <= hi; i++) inside += weights[i]!;
-  const x0 = run.x0 + (w * before) / total;
-  return [x0, x0 + (w * inside) / total];
+  // The run's own ends stay exact.
+  const x0 = lo === 0 ? run.x0 : run.x0 + (w * before) / total;
+  return [x0, hi === n - 1 ? run.x1 : x0 + (w * inside) / total];
 }
