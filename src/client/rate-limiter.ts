@@ -6,6 +6,13 @@ import { abortError } from "../errors.js";
  * edge do not exceed it) and a concurrency cap. Every attempt, retries included, takes
  * a slot: a retry storm cannot exceed the limit either.
  */
+/**
+ * Slack on the QPS window: a request is dispatched a few ms after it takes its slot (body
+ * set-up) and the network can bunch arrivals, while the service counts arrivals. 5 %
+ * longer windows keep those at or under the limit. @default 1.05
+ */
+const WINDOW_SLACK = 1.05;
+
 export class RateLimiter {
   readonly #queue: PQueue;
 
@@ -16,7 +23,11 @@ export class RateLimiter {
     this.#queue = new PQueue({
       concurrency,
       ...(limited
-        ? { intervalCap: whole ? requestsPerSecond : 1, interval: whole ? 1000 : Math.ceil(1000 / requestsPerSecond), strict: true }
+        ? {
+            intervalCap: whole ? requestsPerSecond : 1,
+            interval: Math.ceil((whole ? 1000 : 1000 / requestsPerSecond) * WINDOW_SLACK),
+            strict: true,
+          }
         : {}),
     });
   }

