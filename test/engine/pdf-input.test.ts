@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DocParseError } from "../../src/errors.js";
 import { pdfFormat } from "../../src/engine/formats/pdf.js";
-import { buildPdf, chromiumPdf, column, popplerWords, prose, randomProse, sofficePdf } from "../support/pdf-fixtures.js";
+import { parserThreadStats } from "../../src/engine/formats/pdf-thread.js";
+import { buildPdf, chromiumPdf, column, operatorBombPdf, popplerWords, prose, randomProse, sofficePdf } from "../support/pdf-fixtures.js";
 import { missing } from "../support/system.js";
 import { boxContains, ofType, parsePdf } from "./pdf-helpers.js";
 
@@ -46,6 +47,24 @@ describe("pdf: bad input", () => {
     aborted.abort();
     expect(await codeOf(parsePdf(bytes, { signal: aborted.signal }))).toBe("DOCPARSE_ABORTED");
   });
+
+  it("stops a parser thread stuck on a hostile page, so the next document does not wait for it", async () => {
+    // ~20 s of pdfjs work on one page (a 60 MB content stream in a ~120 KB file).
+    const bomb = await operatorBombPdf(60);
+    const t0 = Date.now();
+    expect(await codeOf(parsePdf(bomb, { limits: { timeoutMs: 300, pdfThreads: 1 } }))).toBe("DOCPARSE_TIMEOUT");
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    const next = await buildPdf([{ texts: [{ text: "Right after", x: 72, y: 72 }] }]);
+    const t1 = Date.now();
+    const doc = await parsePdf(next, { limits: { pdfThreads: 1 } });
+    expect(doc.elements.map((e) => e.text)).toEqual(["Right after"]);
+    // A fresh thread answers; waiting for the hostile page instead would take ~20 s.
+    expect(Date.now() - t1).toBeLessThan(10_000);
+    // The stuck thread itself is stopped after a 1 s grace: no thread is left working.
+    const deadline = Date.now() + 5_000;
+    while (parserThreadStats().busy > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(parserThreadStats().busy).toBe(0);
+  }, 30_000);
 
   it("does not detach the caller's bytes", async () => {
     const bytes = await buildPdf([{ texts: [{ text: "Twice", x: 72, y: 72 }] }]);

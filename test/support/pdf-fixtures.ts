@@ -1,4 +1,5 @@
-import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts, degrees, rgb, type PDFFont, type PDFPage } from "pdf-lib";
+import { deflateSync } from "node:zlib";
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRawStream, StandardFonts, degrees, rgb, type PDFFont, type PDFPage } from "pdf-lib";
 
 /**
  * Test PDFs with known ground truth, written with pdf-lib (standard fonts, exact
@@ -324,4 +325,17 @@ export async function chromiumPdf(html: string): Promise<Uint8Array> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A hostile PDF: one page whose Flate content stream inflates to `megabytes` MB of line
+ * drawing operators (a few tens of KB on disk, seconds of pdfjs parsing per 10 MB).
+ */
+export async function operatorBombPdf(megabytes: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([600, 800]);
+  const body = Buffer.alloc(megabytes * 1024 * 1024, "0 0 m 1 1 l S\n");
+  const stream = PDFRawStream.of(doc.context.obj({ Filter: "FlateDecode" }), deflateSync(body));
+  page.node.set(PDFName.of("Contents"), doc.context.register(stream));
+  return doc.save();
 }

@@ -25,6 +25,17 @@ const IN_FLIGHT = 2;
 /** A thread with no work for this long exits (a new one starts on demand). @default 30 s */
 const IDLE_EXIT_MS = 30_000;
 
+/**
+ * After a document is given up (timeout, abort) with a request still running on a
+ * thread, the thread has this long to answer before it is stopped: a hostile content
+ * stream can keep pdfjs busy for minutes, and every later document would queue behind
+ * it. Other documents' requests on a stopped thread fail with code 500. @default 1 s
+ */
+const ABANDON_GRACE_MS = 1_000;
+
+/** Heap limit of a parser thread: a document that needs more ends that thread (code 500), not the process. @default 2048 MB */
+const THREAD_HEAP_MB = 2_048;
+
 /** A request to a parser thread. */
 export type ThreadRequest =
   | { op: "open"; id: number; doc: number; bytes: Uint8Array; password?: string; maxImagePixels: number; outline: boolean }
@@ -80,9 +91,11 @@ class ParserThread {
   #nextId = 1;
   #idle: NodeJS.Timeout | undefined;
   dead = false;
+  /** Documents given up while this thread was still working on them: no new work until they settle. */
+  abandoned = 0;
 
   constructor(WorkerClass: typeof Worker) {
-    this.#worker = new WorkerClass(BOOT, { eval: true, workerData: workerData() });
+    this.#worker = new WorkerClass(BOOT, { eval: true, workerData: workerData(), resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
     this.#worker.unref();
     this.#worker.on("message", (reply: ThreadReply) => this.#settle(reply));
     this.#worker.on("error", (error) => this.#die(error));
@@ -107,6 +120,12 @@ class ParserThread {
   /** A request with no answer (close). */
   send(message: Request): void {
     if (!this.dead) this.#worker.postMessage({ ...message, id: 0 });
+  }
+
+  /** Stops the thread now; its pending requests fail. */
+  stop(reason: string): void {
+    this.#die(new Error(reason));
+    void this.#worker.terminate();
   }
 
   #settle(reply: ThreadReply): void {
@@ -146,16 +165,27 @@ class ParserThread {
 const pool: ParserThread[] = [];
 
 /**
+ * The parser threads now (diagnostics): how many run, and how many have requests in
+ * flight. Idle threads exit after 30 s; one stuck on a given-up document is stopped.
+ */
+export function parserThreadStats(): { threads: number; busy: number } {
+  return { threads: pool.length, busy: pool.filter((t) => t.load > 0).length };
+}
+
+/**
  * `count` live threads, least busy first. The pool is filled up to `size` at once: a
  * thread takes a while to start (pdfjs' import), better spent before a long document
  * needs it than during.
  */
 async function threads(count: number, size: number): Promise<ParserThread[]> {
-  if (pool.length < Math.max(count, size)) {
+  const ready = (): ParserThread[] => pool.filter((t) => t.abandoned === 0);
+  if (ready().length < Math.max(count, size)) {
     const { Worker } = await import("node:worker_threads");
-    while (pool.length < Math.max(count, size)) pool.push(new ParserThread(Worker));
+    while (ready().length < Math.max(count, size)) pool.push(new ParserThread(Worker));
   }
-  return [...pool].sort((a, b) => a.load - b.load).slice(0, count);
+  return ready()
+    .sort((a, b) => a.load - b.load)
+    .slice(0, count);
 }
 
 let nextDoc = 1;
@@ -179,6 +209,8 @@ export class ThreadedPdf {
   readonly #bytes: Uint8Array;
   readonly #options: ThreadedPdfOptions;
   readonly #on = new Map<ParserThread, Promise<unknown>>();
+  /** This document's requests still running, per thread. */
+  readonly #running = new Map<ParserThread, number>();
   #closed = false;
   readonly opened: Promise<OpenedPdf>;
 
@@ -198,7 +230,7 @@ export class ThreadedPdf {
       // Each thread gets its own copy, transferred: pdfjs keeps it for the document's life.
       const bytes = this.#bytes.slice();
       const { password, maxImagePixels } = this.#options;
-      opening = thread.request({ op: "open", doc: this.#id, bytes, password, maxImagePixels, outline }, [bytes.buffer]);
+      opening = this.#track(thread, thread.request({ op: "open", doc: this.#id, bytes, password, maxImagePixels, outline }, [bytes.buffer]));
       this.#on.set(thread, opening);
     }
     return opening;
@@ -217,7 +249,7 @@ export class ThreadedPdf {
       while (!this.#closed && !thread.dead && cursor < numbers.length) {
         const i = cursor++;
         try {
-          results[i] = await thread.request<TextPageResult>({ op: "page", doc: this.#id, page: numbers[i]!, options });
+          results[i] = await this.#track(thread, thread.request<TextPageResult>({ op: "page", doc: this.#id, page: numbers[i]!, options }));
         } catch (error) {
           results[i] = DocParseError.isInstance(error) ? error : new DocParseError(500, String(error), { cause: error });
         }
@@ -234,13 +266,32 @@ export class ThreadedPdf {
     return Array.from(results, (r) => r ?? lost);
   }
 
-  /** Frees the document on every thread it was opened on; pages still being read end with an error. */
+  #track<T>(thread: ParserThread, request: Promise<T>): Promise<T> {
+    this.#running.set(thread, (this.#running.get(thread) ?? 0) + 1);
+    const done = (): void => void this.#running.set(thread, this.#running.get(thread)! - 1);
+    request.then(done, done);
+    return request;
+  }
+
+  /**
+   * Frees the document on every thread it was opened on; pages still being read end with
+   * an error. A thread still busy with this document `ABANDON_GRACE_MS` later is stopped.
+   */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     for (const [thread, opening] of this.#on) {
       opening.catch(() => undefined);
       thread.send({ op: "close", doc: this.#id });
+    }
+    for (const [thread, running] of this.#running) {
+      if (running === 0) continue;
+      thread.abandoned++;
+      const timer = setTimeout(() => {
+        thread.abandoned--;
+        if (this.#running.get(thread)! > 0) thread.stop("a page was still being read after its document was given up");
+      }, ABANDON_GRACE_MS);
+      timer.unref();
     }
   }
 }
