@@ -22,7 +22,7 @@ function drawnRtl(logical: string): string {
 }
 
 /** A run whose glyphs each take 5 units (0.5 em), with their boxes when `chars`. */
-function glyphRun(text: string, x: number, opts: Partial<TextRun> & { chars?: boolean } = {}): TextRun {
+function glyphRun(text: string, x: number, opts: Omit<Partial<TextRun>, "chars"> & { chars?: boolean } = {}): TextRun {
   const { chars = false, ...rest } = opts;
   const r = run(text, x, 100, rest);
   r.x1 = x + [...text].length * 5;
