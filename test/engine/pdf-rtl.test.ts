@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { fontInfo, walkOperators, type Matrix } from "../../src/engine/formats/pdf-ops.js";
 import { buildLines } from "../../src/engine/layout/index.js";
 import type { Element, ParseResult } from "../../src/wire/index.js";
-import { popplerWords, sofficePdf, type PopplerWord } from "../support/pdf-fixtures.js";
+import { chromiumPdf, popplerWords, sofficePdf, type PopplerWord } from "../support/pdf-fixtures.js";
 import { missing, tempDir } from "../support/system.js";
 
 // What each paragraph says, in reading (logical) order: the ground truth.
@@ -117,6 +117,21 @@ describe.skipIf(missing("soffice", "pdftotext"))("pdf: right-to-left text throug
     expect(checked).toBeGreaterThanOrEqual(45);
     expect(checkedRtl).toBeGreaterThanOrEqual(30);
   });
+});
+
+describe.skipIf(missing("chromium", "pdftotext"))("pdf: right-to-left text printed by Chromium (presentation forms, brackets mapped as drawn)", () => {
+  it("gives each paragraph's text in reading order and every word pdftotext reads", async () => {
+    const bytes = await chromiumPdf(html());
+    const { LocalParser } = await import("../../src/engine/local-parser.js");
+    const { MemoryAssetStore } = await import("../../src/engine/assets.js");
+    const result = await new LocalParser({ assets: new MemoryAssetStore() }).parse(bytes, { filename: "rtl.pdf", config: { capabilities: { include_char_details: true } } });
+    expect(result.elements.map((e) => norm(e.text))).toEqual(PARAGRAPHS);
+    for (const el of result.elements) expect((el.char_details ?? []).map((c) => c.text).join("")).toBe(el.text);
+    const ours = result.elements.map((e) => e.text).join("\n");
+    const words = popplerText(bytes).match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+    expect(words.length).toBeGreaterThan(50);
+    expect(words.filter((w) => !foundIn(ours, w))).toEqual([]);
+  }, 60_000);
 });
 
 /** Where a poppler word is in the element's text: the occurrence whose first character lies in the word's box (-1 if none). */

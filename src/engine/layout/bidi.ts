@@ -91,7 +91,41 @@ export function logicalRuns(runs: readonly TextRun[], space: SpaceRule): TextRun
   });
   const { levels } = bidi().getEmbeddingLevels(text, rtl > 0 && rtl >= ltr ? "rtl" : "ltr");
   for (const u of units) u.level = levels[u.offset] ?? 0;
-  return toPieces(visual, reorder(units));
+  const ordered = reorder(units);
+  mirrorBrackets(ordered);
+  return toPieces(visual, ordered);
+}
+
+const MIRROR: Readonly<Record<string, string>> = { "(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "«": "»", "»": "«" };
+const OPENERS = new Set(["(", "[", "{", "«"]);
+
+/**
+ * Fonts disagree on mirrored brackets: LibreOffice maps the glyph drawn at the left end
+ * of a right-to-left "(...)" to ")", the bracket written, while Chrome maps it to "(",
+ * the shape drawn, and puts the written one in an ActualText that pdf.js drops. So
+ * brackets inside right-to-left text are mirrored only when that turns an unbalanced
+ * line (")...(") into a balanced one. A bracket pair split across lines stays as drawn.
+ */
+function mirrorBrackets(units: Unit[]): void {
+  const rtl = units.filter((u) => u.level % 2 === 1 && MIRROR[u.ch]);
+  if (rtl.length === 0 || balanced(units.map((u) => u.ch))) return;
+  if (!balanced(units.map((u) => (u.level % 2 === 1 ? (MIRROR[u.ch] ?? u.ch) : u.ch)))) return;
+  for (const u of rtl) {
+    u.ch = MIRROR[u.ch]!;
+    if (u.box) u.box = { ...u.box, text: u.ch };
+  }
+}
+
+/** Whether every bracket closes the last one opened, and all are closed. */
+function balanced(chars: readonly string[]): boolean {
+  const open: string[] = [];
+  for (const ch of chars) {
+    const pair = MIRROR[ch];
+    if (!pair) continue;
+    if (OPENERS.has(ch)) open.push(pair);
+    else if (open.pop() !== ch) return false;
+  }
+  return open.length === 0;
 }
 
 /** Rule L2: from the highest level down to the lowest odd one, reverse every stretch at that level or above. */
@@ -148,9 +182,9 @@ function piece(visual: readonly TextRun[], units: readonly Unit[]): TextRun {
   const reversed = units.length > 1 && units[1]!.at < first.at;
   const lo = reversed ? units[units.length - 1]!.at : first.at;
   const hi = reversed ? first.at : units[units.length - 1]!.at;
-  // The whole run read left to right: the run itself, unchanged.
-  if (!reversed && lo === 0 && hi === n - 1) return run;
   const text = units.map((u) => u.ch).join("");
+  // The whole run read left to right: the run itself, unchanged.
+  if (!reversed && lo === 0 && hi === n - 1 && text === run.text) return run;
   const { ocrChars: _o, ...rest } = run;
   const out: TextRun = { ...rest, text };
   const [x0, x1] = extent(run, lo, hi, n);

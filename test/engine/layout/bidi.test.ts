@@ -75,6 +75,19 @@ describe("makeLine: right-to-left text", () => {
     expect(makeLine([glyphRun(".2024 תנשב", 10)]).text).toBe("בשנת 2024.");
   });
 
+  it("reads brackets as written whichever way the font maps the mirrored glyph", () => {
+    // LibreOffice: the glyph drawn at the left end maps to ")", the bracket written there.
+    expect(makeLine([glyphRun(")מ\"עמ ללוכ( םילקש", 10)]).text).toBe("שקלים (כולל מע\"מ)");
+    // Chrome: it maps to "(", the shape drawn; mirroring balances the line.
+    const chrome = makeLine([glyphRun("(מ\"עמ ללוכ) םילקש", 10, { chars: true })]);
+    expect(chrome.text).toBe("שקלים (כולל מע\"מ)");
+    expect(charsOf(chrome.runs).map((c) => c.text).join("")).toBe(chrome.text);
+    // A bracket whose pair is on another line stays as drawn.
+    expect(makeLine([glyphRun("ללוכ( םילקש", 10)]).text).toBe("שקלים (כולל");
+    expect(makeLine([glyphRun("]2[ האר", 10)]).text).toBe("ראה [2]");
+    expect(makeLine([glyphRun("[2] האר", 10)]).text).toBe("ראה [2]");
+  });
+
   it("reads a Hebrew word inside an English line in place", () => {
     const line = makeLine([glyphRun("the word םולש means peace", 10)]);
     expect(line.text).toBe("the word שלום means peace");
