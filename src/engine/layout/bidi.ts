@@ -63,8 +63,8 @@ interface Unit {
  * the pieces' texts gives the line's text. Each piece keeps its glyphs' boxes
  * (`chars`, in text order); a piece without glyph positions gets its share of the run's
  * extent. Paragraph direction: right to left when RTL letters are at least as many as
- * the others. Bracket glyphs are not mirrored: fonts map a mirrored glyph to the
- * character as written, as poppler and pdf.js assume too.
+ * the others. Brackets are mirrored only where the font mapped them as drawn (see
+ * {@link mirrorBrackets}).
  */
 export function logicalRuns(runs: readonly TextRun[], space: SpaceRule): TextRun[] {
   const visual = runs.map((r) => visualOf.get(r) ?? r);
