@@ -149,7 +149,11 @@ export interface EngineLimits {
   timeoutMs: number;
   /** Largest image in pixels (width × height). @default 100 million */
   maxImagePixels: number;
-  /** Parser threads one PDF is read on at most (long documents; each thread holds its own pdfjs). @default the cores less one, between 1 and 2 */
+  /**
+   * Parser threads PDFs are read on (`worker_threads`, each with its own pdfjs, ~50 MB),
+   * shared by every document of the process; a long document spreads over all of them.
+   * @default the cores less one, between 1 and 2
+   */
   pdfThreads: number;
 }
 
