@@ -19,6 +19,36 @@ export function hasRtl(text: string): boolean {
   return RTL.test(text);
 }
 
+/** Letters of right-to-left scripts and of all others: the votes that decide a paragraph's direction. */
+export interface DirectionVotes {
+  rtl: number;
+  ltr: number;
+}
+
+/** Adds the letters of `text` to `votes` (a text without RTL characters only counts its letters). */
+export function countDirection(text: string, votes: DirectionVotes = { rtl: 0, ltr: 0 }): DirectionVotes {
+  for (const ch of text) {
+    if (RTL.test(ch)) {
+      if (LETTER.test(ch)) votes.rtl++;
+    } else if (LETTER.test(ch)) votes.ltr++;
+  }
+  return votes;
+}
+
+/** The paragraph-direction rule of the line pass: right to left when RTL letters are at least as many as the others. */
+export function rtlWins(votes: DirectionVotes): boolean {
+  return votes.rtl > 0 && votes.rtl >= votes.ltr;
+}
+
+/**
+ * Whether a text reads right to left as a paragraph, decided as {@link logicalRuns}
+ * decides a line's direction. Text without an RTL character is left to right at the cost
+ * of one regex test.
+ */
+export function isRtlText(text: string): boolean {
+  return RTL.test(text) && rtlWins(countDirection(text));
+}
+
 /** The part of bidi-js used here (the package ships no types). */
 interface BidiEngine {
   getEmbeddingLevels(text: string, direction?: "ltr" | "rtl"): { levels: Uint8Array };
@@ -70,8 +100,7 @@ export function logicalRuns(runs: readonly TextRun[], space: SpaceRule): TextRun
   const visual = runs.map((r) => visualOf.get(r) ?? r);
   const units: Unit[] = [];
   let text = "";
-  let rtl = 0;
-  let ltr = 0;
+  const votes: DirectionVotes = { rtl: 0, ltr: 0 };
   visual.forEach((r, k) => {
     const prev = visual[k - 1];
     if (prev && space(prev, r, text)) {
@@ -84,16 +113,40 @@ export function logicalRuns(runs: readonly TextRun[], space: SpaceRule): TextRun
       const box = r.chars?.[i];
       units.push({ ch, run: k, gap: false, at: i++, offset: text.length, level: 0, ...(box ? { box } : {}) });
       text += ch;
-      if (RTL.test(ch)) {
-        if (LETTER.test(ch)) rtl++;
-      } else if (LETTER.test(ch)) ltr++;
     }
+    countDirection(r.text, votes);
   });
-  const { levels } = bidi().getEmbeddingLevels(text, rtl > 0 && rtl >= ltr ? "rtl" : "ltr");
+  const rtl = rtlWins(votes);
+  const { levels } = bidi().getEmbeddingLevels(text, rtl ? "rtl" : "ltr");
   for (const u of units) u.level = levels[u.offset] ?? 0;
   const ordered = reorder(units);
+  if (rtl) spaceAfterBullet(ordered, visual);
   mirrorBrackets(ordered);
   return toPieces(visual, ordered);
+}
+
+/** List bullets (the bullet alternatives of `LIST_MARKER` in blocks.ts). */
+const BULLET = /^[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7]$/;
+
+/**
+ * LibreOffice draws the bullet of a right-to-left list item right against the item's
+ * text, so no gap gives it a space (`•פריט`). A bullet that starts a right-to-left line
+ * gets a space after it, as `• item` has in left-to-right text: a zero-width gap at the
+ * bullet's inner edge.
+ */
+function spaceAfterBullet(units: Unit[], visual: readonly TextRun[]): void {
+  const [bullet, next] = units;
+  if (!bullet || !next || bullet.gap || next.gap || !BULLET.test(bullet.ch) || /\s/u.test(next.ch)) return;
+  const edge = (u: Unit): [number, number] => {
+    if (u.box) return [u.box.x0, u.box.x1];
+    const run = visual[u.run]!;
+    return extent(run, u.at, u.at, [...run.text].length);
+  };
+  // Drawn right to left: the bullet's left edge meets the text's right edge.
+  const a = edge(next)[1];
+  const b = edge(bullet)[0];
+  const box = { text: " ", x0: Math.min(a, b), x1: Math.max(a, b) };
+  units.splice(1, 0, { ch: " ", run: Math.min(bullet.run, next.run), gap: true, at: -1, offset: -1, level: bullet.level, box });
 }
 
 const MIRROR: Readonly<Record<string, string>> = { "(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "«": "»", "»": "«" };

@@ -1,10 +1,12 @@
+import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js";
 import { isCjk, overlap, type Block, type Line } from "./types.js";
 
 /** A list marker at the start of a line: bullets, `1.`, `1)`, `(a)`, `iv.`, `①`, `一、`. */
 export const LIST_MARKER =
   /^(?:[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7]\s*|[-\u2013\u2014*]\s+|\(?\d{1,3}[.)]\s+|\(\d{1,3}\)\s*|\(?[a-zA-Z]\)\s+|\([a-zA-Z]\)\s*|\(?[ivxIVX]{1,4}[.)]\s+|[\u2460-\u2473]\s*|\d{1,3}\u3001|[一二三四五六七八九十]+\u3001)/;
 
-const SENTENCE_END = /[.!?。！？:：;；"”’)）]$/;
+// Arabic question mark, full stop and semicolon end sentences too.
+const SENTENCE_END = /[.!?。！？:：;；"”’)）\u061f\u06d4\u061b]$/;
 
 /** Tuning for {@link buildBlocks}. */
 export interface BlockOptions {
@@ -17,7 +19,9 @@ export interface BlockOptions {
  * block just above it when they overlap horizontally, the gap is small, font size and
  * weight agree, and nothing marks a new paragraph (a list marker, a first-line indent,
  * a short sentence-final line above). Blocks come back in top-to-bottom order of their
- * first line; reading order is decided later.
+ * first line; reading order is decided later. In a block whose text reads right to left
+ * (the direction rule of `bidi.ts`, over the block's lines) those edge tests are
+ * mirrored: lines start at the right.
  */
 export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}): Block[] {
   const { maxLineGapEm = 0.7 } = options;
@@ -26,6 +30,9 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   // Blocks whose last line is still close enough above to take the next line: pages with
   // thousands of scattered labels (maps, charts) stay linear instead of quadratic.
   let active: Block[] = [];
+  // Direction votes per block, kept only on a page with right-to-left text: other pages
+  // never count a letter.
+  const votes = sorted.some((l) => hasRtl(l.text)) ? new Map<Block, DirectionVotes>() : undefined;
   for (const line of sorted) {
     const startsList = LIST_MARKER.test(line.text);
     let best: Block | undefined;
@@ -41,7 +48,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         if (line.bold !== last.bold || line.mono !== last.mono) continue;
         const ov = overlap(line.x0, line.x1, b.x0, b.x1);
         if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0)) continue;
-        if (!line.mono && startsParagraph(b, line)) continue;
+        if (!line.mono && startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!))) continue;
         best = b;
         bestGap = gap;
       }
@@ -51,6 +58,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
       if (line.x0 < best.x0) best.x0 = line.x0;
       if (line.x1 > best.x1) best.x1 = line.x1;
       if (line.y1 > best.y1) best.y1 = line.y1;
+      if (votes) countDirection(line.text, votes.get(best)!);
     } else {
       const block: Block = {
         lines: [line],
@@ -66,23 +74,32 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
       };
       open.push(block);
       active.push(block);
+      votes?.set(block, countDirection(line.text));
     }
   }
   for (const b of open) finishBlock(b);
   return open;
 }
 
-/** Whether `line` begins a new paragraph rather than continuing block `b`. */
-function startsParagraph(b: Block, line: Line): boolean {
+/** Where a box's lines start and end along the reading direction: x, negated for right-to-left text. */
+const startOf = (r: { x0: number; x1: number }, rtl: boolean): number => (rtl ? -r.x1 : r.x0);
+const endOf = (r: { x0: number; x1: number }, rtl: boolean): number => (rtl ? -r.x0 : r.x1);
+
+/**
+ * Whether `line` begins a new paragraph rather than continuing block `b`. With `rtl`,
+ * lines start at the right edge (measured as -x, so one set of rules serves both).
+ */
+function startsParagraph(b: Block, line: Line, rtl = false): boolean {
   const first = b.lines[0]!;
   const last = b.lines[b.lines.length - 1]!;
   const fs = line.fontSize;
-  // List items continue with a hanging indent: anything right of the marker belongs.
-  if (b.kind === "list") return line.x0 < first.x0 - 0.5 * fs;
+  const start = startOf(line, rtl);
+  // List items continue with a hanging indent: anything after the marker belongs.
+  if (b.kind === "list") return start < startOf(first, rtl) - 0.5 * fs;
   // First-line indent of a new paragraph.
-  if (line.x0 - b.x0 > 0.8 * fs && line.x0 - last.x0 > 0.8 * fs) return true;
+  if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs) return true;
   // A short line ending a sentence closes its paragraph.
-  if (b.lines.length >= 2 && b.x1 - last.x1 > 0.15 * (b.x1 - b.x0) && SENTENCE_END.test(last.text.trimEnd())) return true;
+  if (b.lines.length >= 2 && endOf(b, rtl) - endOf(last, rtl) > 0.15 * (b.x1 - b.x0) && SENTENCE_END.test(last.text.trimEnd())) return true;
   return false;
 }
 

@@ -1,9 +1,17 @@
+import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js";
 import type { Rect } from "./types.js";
 
 /** Tuning for {@link readingOrder}. */
 export interface ReadingOrderOptions {
   /** Narrowest whitespace gutter that separates columns, in page units. @default 3 */
   minGutter?: number;
+  /**
+   * Which way columns (and boxes side by side) are read. `"auto"` reads them right to
+   * left when the items carry a `text` whose letters are mostly right-to-left (the
+   * direction rule of `bidi.ts`, over the whole region), left to right otherwise.
+   * @default "auto"
+   */
+  direction?: "ltr" | "rtl" | "auto";
 }
 
 interface Gap {
@@ -43,24 +51,29 @@ function splitAt<T extends Rect>(items: readonly T[], cuts: readonly Gap[], axis
  * crossing the whole region) are read left to right; otherwise the region is cut into
  * horizontal bands, and neighbouring bands that share a gutter are merged first, so
  * two columns whose paragraph breaks happen to line up are still read column by column
- * while a full-width title or figure between them still splits the page.
+ * while a full-width title or figure between them still splits the page. On a
+ * right-to-left page columns are read right to left, and boxes on one row from the
+ * right.
  */
 export function readingOrder<T extends Rect>(items: readonly T[], options: ReadingOrderOptions = {}): T[] {
-  const { minGutter = 3 } = options;
+  const { minGutter = 3, direction = "auto" } = options;
+  const rtl = direction === "rtl" || (direction === "auto" && mostlyRtl(items));
+  const byRow = rtl ? (a: T, b: T) => a.y0 - b.y0 || b.x1 - a.x1 : (a: T, b: T) => a.y0 - b.y0 || a.x0 - b.x0;
+  const columns = (groups: T[][]): T[][] => (rtl ? groups.reverse() : groups);
   const out: T[] = [];
   const visit = (region: readonly T[], depth: number): void => {
     if (region.length <= 1 || depth > 40) {
-      out.push(...[...region].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
+      out.push(...[...region].sort(byRow));
       return;
     }
     const cols = gaps(region, "x", minGutter);
     if (cols.length > 0) {
-      for (const g of splitAt(region, cols, "x")) visit(g, depth + 1);
+      for (const g of columns(splitAt(region, cols, "x"))) visit(g, depth + 1);
       return;
     }
     const bands = splitAt(region, gaps(region, "y", 0), "y");
     if (bands.length === 1) {
-      out.push(...[...region].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
+      out.push(...[...region].sort(byRow));
       return;
     }
     // Merge runs of bands whose column gutters overlap.
@@ -81,16 +94,29 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
       // Everything merged into one columnar group: its gutter intersection is a real cut.
       const cuts = gaps(region, "x", 0);
       if (cuts.length === 0) {
-        out.push(...[...region].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
+        out.push(...[...region].sort(byRow));
         return;
       }
-      for (const g of splitAt(region, cuts, "x")) visit(g, depth + 1);
+      for (const g of columns(splitAt(region, cuts, "x"))) visit(g, depth + 1);
       return;
     }
     for (const g of groups) visit(g, depth + 1);
   };
   visit(items, 0);
   return out;
+}
+
+/** Whether the items' texts (those that have one) are mostly right to left; one regex test per item when none is. */
+function mostlyRtl(items: readonly Rect[]): boolean {
+  const texts: string[] = [];
+  for (const it of items) {
+    const text = (it as { text?: unknown }).text;
+    if (typeof text === "string") texts.push(text);
+  }
+  if (!texts.some(hasRtl)) return false;
+  const votes: DirectionVotes = { rtl: 0, ltr: 0 };
+  for (const t of texts) countDirection(t, votes);
+  return rtlWins(votes);
 }
 
 function shareGutter(a: readonly Gap[], b: readonly Gap[]): boolean {

@@ -1,3 +1,4 @@
+import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { buildLines } from "./lines.js";
 import { distinct, mergeSegments, touches } from "./segments.js";
 import { isCjk, splitRunAt, type GridCell, type GridTable, type Rect, type Segment, type TextRun } from "./types.js";
@@ -147,7 +148,7 @@ function gridTable(hs: Segment[], vs: Segment[], runs: readonly TextRun[], used:
     }
     used.add(run);
   }
-  return { ...box, rows: nRows, cols: nCols, cells: cells.map(finishCell) };
+  return readingColumns({ ...box, rows: nRows, cols: nCols, cells: cells.map(finishCell) });
 }
 
 /** Joins a cell's runs into text (lines top to bottom, CJK without spaces). */
@@ -218,7 +219,23 @@ export function alignedTable(region: Rect, rules: number[], runs: readonly TextR
   }
   if (multi < Math.ceil(nRows / 2)) return undefined;
   for (const run of inside) used.add(run);
-  return { ...region, rows: nRows, cols: nCols, cells: cells.map(finishCell) };
+  return readingColumns({ ...region, rows: nRows, cols: nCols, cells: cells.map(finishCell) });
+}
+
+/**
+ * Columns numbered in reading order. A table whose text reads right to left (its cells'
+ * letters, by the direction rule of `bidi.ts`) starts at the right: column 1 is the
+ * rightmost, as a reader and an HTML `dir="rtl"` table mean it, and cells are listed row
+ * by row in that order, so the table's text, markdown and HTML follow. Tables without an
+ * RTL character come back untouched.
+ */
+export function readingColumns(table: GridTable): GridTable {
+  if (!table.cells.some((c) => hasRtl(c.text))) return table;
+  const votes = { rtl: 0, ltr: 0 };
+  for (const c of table.cells) countDirection(c.text, votes);
+  if (!rtlWins(votes)) return table;
+  const cells = table.cells.map((c) => ({ ...c, col: table.cols - c.col - c.colSpan + 2 })).sort((a, b) => a.row - b.row || a.col - b.col);
+  return { ...table, cells };
 }
 
 /** Index i with edges[i] <= v < edges[i + 1] (v on the last edge counts as inside). */

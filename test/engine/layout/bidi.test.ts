@@ -104,6 +104,28 @@ describe("makeLine: right-to-left text", () => {
   });
 });
 
+describe("makeLine: a bullet against a right-to-left item", () => {
+  it("puts a space after the bullet, a zero-width gap at its inner edge", () => {
+    // LibreOffice: the item's text, then the bullet right against it on the right.
+    const text = glyphRun(drawnRtl("פריט שני"), 10, { chars: true });
+    const bullet = glyphRun("•", text.x1, { chars: true });
+    const line = makeLine([text, bullet]);
+    expect(line.text).toBe("• פריט שני");
+    const chars = charsOf(line.runs);
+    expect(chars.map((c) => c.text).join("")).toBe(line.text);
+    expect(chars[1]).toEqual({ text: " ", x0: text.x1, x1: text.x1 });
+    // Without glyph positions too.
+    expect(makeLine([glyphRun(drawnRtl("פריט שני"), 10), glyphRun("•", text.x1)]).text).toBe("• פריט שני");
+  });
+
+  it("leaves a bullet that already has a space, and English bullets, as drawn", () => {
+    const text = glyphRun(drawnRtl("פריט"), 10);
+    expect(makeLine([text, glyphRun("•", text.x1 + 4)]).text).toBe("• פריט");
+    const item = glyphRun("•", 10);
+    expect(makeLine([item, glyphRun("item", item.x1)]).text).toBe("•item");
+  });
+});
+
 describe("makeLine: glyph boxes in text order", () => {
   it("gives every character of a Hebrew run the box of its own glyph", () => {
     const drawn = drawnRtl("שלום עולם");

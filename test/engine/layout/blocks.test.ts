@@ -60,3 +60,61 @@ describe("buildBlocks", () => {
     expect(objects.map((o) => [o.text, o.start, o.end, b!.text.slice(o.start, o.end)])).toEqual([["E=mc2", 11, 16, "E=mc2"]]);
   });
 });
+
+/** A Hebrew line as a PDF draws it (letters right to left, 5 units each), its right edge at `right`. */
+const hebrew = (logical: string, right: number, top: number) => run([...logical].reverse().join(""), right - logical.length * 5, top);
+/** A bullet drawn right against the text to its left, as LibreOffice draws an RTL list item. */
+const bulletAt = (right: number, top: number) => run("•", right - 5, top);
+
+describe("buildBlocks: right-to-left paragraphs (edge rules mirrored)", () => {
+  it("starts a new paragraph at a first-line indent from the right, and keeps a short last line at the right", () => {
+    const blocks = blocksOf([
+      hebrew("זוהי שורה ראשונה של הפסקה", 380, 100),
+      hebrew("והיא ממשיכה כאן עד הסוף של השורה", 400, 112),
+      hebrew("וזה הסוף.", 400, 124),
+      hebrew("פסקה שנייה מתחילה בהזחה", 380, 136),
+      hebrew("ונמשכת בשורה מלאה עד הקצה השמאלי", 400, 148),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual([
+      "זוהי שורה ראשונה של הפסקה והיא ממשיכה כאן עד הסוף של השורה וזה הסוף.",
+      "פסקה שנייה מתחילה בהזחה ונמשכת בשורה מלאה עד הקצה השמאלי",
+    ]);
+  });
+
+  it("closes a paragraph at a short sentence-final line ending on the left", () => {
+    const blocks = blocksOf([
+      hebrew("שורה מלאה של הפסקה הראשונה כאן", 400, 100),
+      hebrew("סוף.", 400, 112),
+      hebrew("פסקה שנייה בשורה מלאה באותו רוחב", 400, 124),
+      hebrew("ועוד שורה", 400, 136),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual(["שורה מלאה של הפסקה הראשונה כאן סוף.", "פסקה שנייה בשורה מלאה באותו רוחב ועוד שורה"]);
+  });
+
+  it("keeps hanging lines of a list item left of its bullet, and ends the item at a line reaching further right", () => {
+    const blocks = blocksOf([
+      bulletAt(400, 100),
+      hebrew("פריט ראשון ארוך שנמשך", 395, 100),
+      hebrew("לשורה נוספת", 395, 112),
+      bulletAt(400, 124),
+      hebrew("פריט שני", 395, 124),
+      hebrew("פסקה אחרי", 410, 136),
+    ]);
+    expect(blocks.map((b) => [b.kind, b.text])).toEqual([
+      ["list", "• פריט ראשון ארוך שנמשך לשורה נוספת"],
+      ["list", "• פריט שני"],
+      ["text", "פסקה אחרי"],
+    ]);
+  });
+
+  it("keeps the left-to-right rules for an English block on a page with Hebrew", () => {
+    const blocks = blocksOf([
+      hebrew("כותרת בעברית", 400, 60),
+      run("a long first paragraph line", 10, 100),
+      run("ends here.", 10, 112),
+      run("Indented start", 30, 124),
+      run("of the next one", 10, 136),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual(["כותרת בעברית", "a long first paragraph line ends here.", "Indented start of the next one"]);
+  });
+});

@@ -25,3 +25,34 @@ describe("readingOrder", () => {
     expect(readingOrder(items).map((b) => b.id)).toEqual(["a", "b", "c"]);
   });
 });
+
+describe("readingOrder: right-to-left pages", () => {
+  const item = (id: string, text: string, x0: number, y0: number, x1: number, y1: number) => ({ ...box(id, x0, y0, x1, y1), text });
+  const twoColumns = (left: string, right: string) => [
+    item("T", "כותרת", 50, 40, 560, 80),
+    item("L1", left, 50, 100, 300, 200),
+    item("R1", right, 310, 100, 560, 200),
+    item("L2", left, 50, 210, 300, 300),
+    item("R2", right, 310, 210, 560, 320),
+  ];
+
+  it("reads the right column first when the text is mostly right to left", () => {
+    expect(readingOrder(twoColumns("טור שמאל", "טור ימין")).map((b) => b.id)).toEqual(["T", "R1", "R2", "L1", "L2"]);
+  });
+
+  it("reads the left column first on an English page (and when told to)", () => {
+    expect(readingOrder(twoColumns("left column", "right column")).map((b) => b.id)).toEqual(["T", "L1", "L2", "R1", "R2"]);
+    expect(readingOrder(twoColumns("טור שמאל", "טור ימין"), { direction: "ltr" }).map((b) => b.id)).toEqual(["T", "L1", "L2", "R1", "R2"]);
+  });
+
+  it("reads right to left when told to, for boxes without text", () => {
+    const items = [box("L", 50, 100, 300, 200), box("R", 310, 100, 560, 200)];
+    expect(readingOrder(items, { direction: "rtl" }).map((b) => b.id)).toEqual(["R", "L"]);
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["L", "R"]);
+  });
+
+  it("reads boxes on one row from the right", () => {
+    const items = [item("a", "שמאל", 50, 100, 200, 120), item("b", "ימין", 150, 100, 400, 130)];
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["b", "a"]);
+  });
+});

@@ -58,3 +58,50 @@ describe("findAlignedTables", () => {
     expect(used.size).toBe(12);
   });
 });
+
+describe("findTables: right-to-left tables", () => {
+  // A Hebrew word as drawn (letters right to left).
+  const drawn = (logical: string, x: number, top: number) => run([...logical].reverse().join(""), x, top);
+  // 2 rows × 3 cols at x 50 | 150 | 250 | 350.
+  const segments = [h(100, 50, 350), h(120, 50, 350), h(140, 50, 350), v(50, 100, 140), v(150, 100, 140), v(250, 100, 140), v(350, 100, 140)];
+
+  it("numbers columns from the right when the cells read right to left", () => {
+    const runs = [drawn("גיל", 260, 105), drawn("עיר", 160, 105), drawn("שם", 60, 105), run("34", 260, 125), drawn("ירושלים", 160, 125), drawn("דוד", 60, 125)];
+    const { tables } = findTables(segments, runs, page);
+    const t = tables[0]!;
+    expect(t.cells.map((c) => [c.row, c.col, c.text])).toEqual([
+      [1, 1, "גיל"],
+      [1, 2, "עיר"],
+      [1, 3, "שם"],
+      [2, 1, "34"],
+      [2, 2, "ירושלים"],
+      [2, 3, "דוד"],
+    ]);
+    // Column 1 is the rightmost cell.
+    expect(t.cells[0]!.x0).toBe(250);
+  });
+
+  it("mirrors a column span with its cell", () => {
+    // Row 1: one cell over columns 1-2 (left, as drawn) and one in column 3.
+    const spanned = [h(100, 50, 350), h(120, 50, 350), h(140, 50, 350), v(50, 100, 140), v(150, 120, 140), v(250, 100, 140), v(350, 100, 140)];
+    const runs = [drawn("כותרת", 100, 105), drawn("סך", 260, 105), drawn("אחד", 60, 125), drawn("שניים", 160, 125), drawn("שלושה", 260, 125)];
+    const t = findTables(spanned, runs, page).tables[0]!;
+    expect(t.cells.map((c) => [c.row, c.col, c.colSpan, c.text])).toEqual([
+      [1, 1, 1, "סך"],
+      [1, 2, 2, "כותרת"],
+      [2, 1, 1, "שלושה"],
+      [2, 2, 1, "שניים"],
+      [2, 3, 1, "אחד"],
+    ]);
+  });
+
+  it("keeps left-to-right numbering for a table that is mostly English", () => {
+    const runs = [run("Name", 60, 105), run("City", 160, 105), run("Age", 260, 105), run("David", 60, 125), drawn("ירושלים", 160, 125), run("34", 260, 125)];
+    const t = findTables(segments, runs, page).tables[0]!;
+    expect(t.cells.filter((c) => c.row === 1).map((c) => [c.col, c.text])).toEqual([
+      [1, "Name"],
+      [2, "City"],
+      [3, "Age"],
+    ]);
+  });
+});
