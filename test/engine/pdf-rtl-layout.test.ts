@@ -1,0 +1,134 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Element, ParseResult } from "../../src/wire/index.js";
+import { chromiumPdf, popplerWords, sofficePdf, type PopplerWord } from "../support/pdf-fixtures.js";
+import { missing } from "../support/system.js";
+
+// Right-to-left layout end to end: paragraph and list-item boundaries, table columns and
+// page columns, on PDFs LibreOffice and Chromium make from HTML with dir="rtl".
+
+const P1 = "זוהי הפסקה הראשונה של המסמך. היא ארוכה מספיק כדי להתפרס על פני כמה שורות בעמוד, וכך אפשר לבדוק שהשורות שלה נשארות יחד בפסקה אחת ולא מתפצלות.";
+const P2 = "זוהי הפסקה השנייה, והיא מתחילה בהזחה של השורה הראשונה. גם היא ארוכה מספיק כדי להתפרס על פני כמה שורות, כך שהשורה האחרונה שלה קצרה יותר.";
+const P3 = "פסקה שלישית וקצרה.";
+const L1 = "הפריט הראשון ברשימה ארוך מאוד ולכן הוא נמשך על פני יותר משורה אחת בעמוד, עם הזחה תלויה מתחת לתבליט.";
+const L2 = "פריט שני קצר.";
+const L3 = "הפריט השלישי גם הוא ארוך מספיק כדי לגלוש לשורה נוספת, וכך אפשר לבדוק את גבולות הפריטים ברשימה.";
+const A1 = "هذه هي الفقرة العربية الأولى في المستند، وهي طويلة بما يكفي لتمتد على عدة أسطر في الصفحة حتى نتحقق من أنها تبقى فقرة واحدة.";
+const A2 = "وهذه فقرة عربية ثانية تبدأ بمسافة بادئة في سطرها الأول، وتمتد هي أيضا على أكثر من سطر واحد في الصفحة.";
+// The table as a reader reads it: header first, columns from the right.
+const TABLE = [
+  ["שם", "עיר", "גיל"],
+  ["דוד", "ירושלים", "34"],
+  ["שרה", "חיפה", "28"],
+];
+
+const norm = (s: string): string => s.replace(/\s+/g, " ").trim();
+const esc = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+
+/** Paragraphs without space between them, told apart by a first-line indent only (at the right). */
+function sofficeHtml(): string {
+  const para = (text: string, lang = "he") => `<p dir="rtl" lang="${lang}" style="margin-top:0pt;margin-bottom:0pt;text-indent:24pt">${esc(text)}</p>`;
+  const row = (cells: string[], tag: string) => `<tr>${cells.map((c) => `<${tag}>${esc(c)}</${tag}>`).join("")}</tr>`;
+  return `<!DOCTYPE html><html dir="rtl" lang="he"><head><meta charset="utf-8"><style>body, p, li, td, th { font-family: 'DejaVu Sans'; font-size: 12pt; } p { margin-top: 0pt; margin-bottom: 0pt; text-align: right; } li { text-align: right; margin: 0; } ul { margin-right: 2em; }</style></head><body dir="rtl">
+${para(P1)}${para(P2)}${para(P3)}
+<ul>${[L1, L2, L3].map((l) => `<li>${esc(l)}</li>`).join("")}</ul>
+${para(A1, "ar")}${para(A2, "ar")}
+<table dir="rtl" border="1" cellpadding="4" style="border-collapse: collapse">${row(TABLE[0]!, "th")}${TABLE.slice(1)
+    .map((r) => row(r, "td"))
+    .join("")}</table>
+</body></html>`;
+}
+
+async function parse(bytes: Uint8Array, capabilities: Record<string, unknown>): Promise<ParseResult> {
+  const { LocalParser } = await import("../../src/engine/local-parser.js");
+  const { MemoryAssetStore } = await import("../../src/engine/assets.js");
+  return new LocalParser({ assets: new MemoryAssetStore() }).parse(bytes, { filename: "rtl.pdf", config: { capabilities } });
+}
+
+/** Centre x of a poppler word in page units. */
+const cx = (w: PopplerWord): number => (w.x0 + w.x1) / 2;
+/** -bbox-layout spells right-to-left words as drawn (mirrored). */
+const popplerWord = (words: readonly PopplerWord[], logical: string): PopplerWord | undefined =>
+  words.find((w) => w.text === logical || w.text === [...logical].reverse().join(""));
+
+describe.skipIf(missing("soffice", "pdftotext"))("pdf: right-to-left paragraphs, lists and tables (LibreOffice)", () => {
+  let bytes: Uint8Array;
+  let result: ParseResult;
+  let asMarkdown: ParseResult;
+  beforeAll(async () => {
+    bytes = await sofficePdf(sofficeHtml(), { name: "rtl-layout" });
+    result = await parse(bytes, { include_char_details: true, include_table_structure: true });
+    asMarkdown = await parse(bytes, { table_view: "markdown" });
+  }, 120_000);
+
+  const flow = (r: ParseResult): Element[] => r.elements.filter((e) => e.type !== "Table");
+
+  it("splits indented paragraphs where they start and keeps each one whole", () => {
+    const texts = flow(result).map((e) => [e.type, norm(e.text)]);
+    expect(texts.slice(0, 3)).toEqual([
+      ["NarrativeText", P1],
+      ["NarrativeText", P2],
+      ["NarrativeText", P3],
+    ]);
+    expect(texts.slice(6)).toEqual([
+      ["NarrativeText", A1],
+      ["NarrativeText", A2],
+    ]);
+  });
+
+  it("makes each bullet a list item, hanging lines included, with a space after the bullet", () => {
+    const items = flow(result).slice(3, 6);
+    expect(items.map((e) => [e.type, norm(e.text)])).toEqual([
+      ["ListItem", `• ${L1}`],
+      ["ListItem", `• ${L2}`],
+      ["ListItem", `• ${L3}`],
+    ]);
+    for (const e of items) expect((e.char_details ?? []).map((c) => c.text).join("")).toBe(e.text);
+  });
+
+  it("numbers the table's columns from the right, header first, as poppler places the words", async () => {
+    const table = result.elements.find((e) => e.type === "Table")!;
+    const cells = table.table_structure!.cells;
+    expect(cells.map((c) => [c.row, c.col, c.text])).toEqual(TABLE.flatMap((r, i) => r.map((text, j) => [i + 1, j + 1, text])));
+    // Column 1 is the rightmost on the page: poppler's header words, right to left.
+    const { words } = await popplerWords(bytes);
+    const xs = TABLE[0]!.map((h) => cx(popplerWord(words, h)!));
+    expect(xs).toEqual([...xs].sort((a, b) => b - a));
+    const header = cells.filter((c) => c.row === 1);
+    const left = (c: (typeof cells)[number]) => (c.coordinates as number[])[0]!;
+    expect(header.map(left)).toEqual([...header.map(left)].sort((a, b) => b - a));
+    expect(table.text).toBe(TABLE.map((r) => r.join(" ")).join("\n"));
+  });
+
+  it("writes the table's HTML and markdown in reading order", () => {
+    expect(result.markdown).toContain(`<thead><tr>${TABLE[0]!.map((c) => `<th>${c}</th>`).join("")}</tr></thead>`);
+    expect(result.markdown).toContain(`<tr>${TABLE[1]!.map((c) => `<td>${c}</td>`).join("")}</tr>`);
+    expect(asMarkdown.markdown).toContain(
+      TABLE.map((r) => `| ${r.join(" | ")} |`)
+        .join("\n")
+        .replace("|\n|", `|\n| --- | --- | --- |\n|`),
+    );
+  });
+});
+
+// Two columns of Hebrew: the right one is read first.
+const RIGHT = "טור ימין: זהו הטקסט של הטור הימני בעמוד, והוא נקרא ראשון כי העמוד כתוב מימין לשמאל. המשפט הזה ממשיך עוד קצת כדי למלא כמה שורות בטור.";
+const LEFT = "טור שמאל: זהו הטקסט של הטור השמאלי בעמוד, והוא נקרא שני. גם כאן יש מספיק מילים כדי למלא כמה שורות בטור השני של העמוד.";
+const TITLE = "כותרת המסמך";
+
+describe.skipIf(missing("chromium", "pdftotext"))("pdf: a two-column right-to-left page (Chromium, CSS columns)", () => {
+  it("reads the right column before the left one", async () => {
+    const html = `<!DOCTYPE html><html dir="rtl" lang="he"><head><meta charset="utf-8"><style>body { font-family: 'DejaVu Sans'; font-size: 12pt; margin: 1in; } .cols { column-count: 2; column-gap: 1in; } p { margin: 0 0 1em 0; } h1 { font-size: 18pt; }</style></head><body>
+<h1>${TITLE}</h1>
+<div class="cols"><p>${RIGHT}</p><p>${RIGHT}</p><p>${LEFT}</p><p>${LEFT}</p></div>
+</body></html>`;
+    const bytes = await chromiumPdf(html);
+    // The oracle: Chromium put the first paragraphs in the right column.
+    const { words } = await popplerWords(bytes);
+    const right = popplerWord(words, "ימין:") ?? popplerWord(words, "ימין")!;
+    const left = popplerWord(words, "שמאל:") ?? popplerWord(words, "שמאל")!;
+    expect(cx(right)).toBeGreaterThan(cx(left));
+    const result = await parse(bytes, {});
+    expect(result.elements.map((e) => norm(e.text))).toEqual([TITLE, RIGHT, RIGHT, LEFT, LEFT]);
+    expect(result.elements[0]!.type).toBe("Title");
+  }, 60_000);
+});
