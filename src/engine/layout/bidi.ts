@@ -25,7 +25,11 @@ export interface DirectionVotes {
   ltr: number;
 }
 
-/** Adds the letters of `text` to `votes` (a text without RTL characters only counts its letters). */
+/**
+ * Counts the letters of `text` into `votes`: letters of RTL scripts to `rtl`, all other
+ * letters to `ltr` (digits, spaces and punctuation do not vote).
+ * @param votes the tally to add to; @default a fresh one
+ */
 export function countDirection(text: string, votes: DirectionVotes = { rtl: 0, ltr: 0 }): DirectionVotes {
   for (const ch of text) {
     if (RTL.test(ch)) {
@@ -35,18 +39,12 @@ export function countDirection(text: string, votes: DirectionVotes = { rtl: 0, l
   return votes;
 }
 
-/** The paragraph-direction rule of the line pass: right to left when RTL letters are at least as many as the others. */
+/**
+ * The paragraph-direction rule of {@link logicalRuns}, shared by blocks, tables and
+ * reading order: right to left when RTL letters are at least as many as the others.
+ */
 export function rtlWins(votes: DirectionVotes): boolean {
   return votes.rtl > 0 && votes.rtl >= votes.ltr;
-}
-
-/**
- * Whether a text reads right to left as a paragraph, decided as {@link logicalRuns}
- * decides a line's direction. Text without an RTL character is left to right at the cost
- * of one regex test.
- */
-export function isRtlText(text: string): boolean {
-  return RTL.test(text) && rtlWins(countDirection(text));
 }
 
 /** The part of bidi-js used here (the package ships no types). */
