@@ -14,6 +14,9 @@ const L2 = "פריט שני קצר.";
 const L3 = "הפריט השלישי גם הוא ארוך מספיק כדי לגלוש לשורה נוספת, וכך אפשר לבדוק את גבולות הפריטים ברשימה.";
 const A1 = "هذه هي الفقرة العربية الأولى في المستند، وهي طويلة بما يكفي لتمتد على عدة أسطر في الصفحة حتى نتحقق من أنها تبقى فقرة واحدة.";
 const A2 = "وهذه فقرة عربية ثانية تبدأ بمسافة بادئة في سطرها الأول، وتمتد هي أيضا على أكثر من سطر واحد في الصفحة.";
+// A numbered list: LibreOffice draws "1." right against the item's text too.
+const N1 = "العنصر الأول في القائمة المرقمة طويل بما يكفي ليمتد على أكثر من سطر واحد في الصفحة عند الطباعة.";
+const N2 = "العنصر الثاني قصير.";
 // The table as a reader reads it: header first, columns from the right.
 const TABLE = [
   ["שם", "עיר", "גיל"],
@@ -32,6 +35,7 @@ function sofficeHtml(): string {
 ${para(P1)}${para(P2)}${para(P3)}
 <ul>${[L1, L2, L3].map((l) => `<li>${esc(l)}</li>`).join("")}</ul>
 ${para(A1, "ar")}${para(A2, "ar")}
+<ol dir="rtl" lang="ar">${[N1, N2].map((l) => `<li>${esc(l)}</li>`).join("")}</ol>
 <table dir="rtl" border="1" cellpadding="4" style="border-collapse: collapse">${row(TABLE[0]!, "th")}${TABLE.slice(1)
     .map((r) => row(r, "td"))
     .join("")}</table>
@@ -69,7 +73,7 @@ describe.skipIf(missing("soffice", "pdftotext"))("pdf: right-to-left paragraphs,
       ["NarrativeText", P2],
       ["NarrativeText", P3],
     ]);
-    expect(texts.slice(6)).toEqual([
+    expect(texts.slice(6, 8)).toEqual([
       ["NarrativeText", A1],
       ["NarrativeText", A2],
     ]);
@@ -81,6 +85,15 @@ describe.skipIf(missing("soffice", "pdftotext"))("pdf: right-to-left paragraphs,
       ["ListItem", `• ${L1}`],
       ["ListItem", `• ${L2}`],
       ["ListItem", `• ${L3}`],
+    ]);
+    for (const e of items) expect((e.char_details ?? []).map((c) => c.text).join("")).toBe(e.text);
+  });
+
+  it("reads a numbered right-to-left list as list items, a space after each number", () => {
+    const items = flow(result).slice(8);
+    expect(items.map((e) => [e.type, norm(e.text)])).toEqual([
+      ["ListItem", `1. ${N1}`],
+      ["ListItem", `2. ${N2}`],
     ]);
     for (const e of items) expect((e.char_details ?? []).map((c) => c.text).join("")).toBe(e.text);
   });
@@ -130,5 +143,27 @@ describe.skipIf(missing("chromium", "pdftotext"))("pdf: a two-column right-to-le
     const result = await parse(bytes, {});
     expect(result.elements.map((e) => norm(e.text))).toEqual([TITLE, RIGHT, RIGHT, LEFT, LEFT]);
     expect(result.elements[0]!.type).toBe("Title");
+  }, 60_000);
+
+  it("numbers a bordered Arabic table from the right, a spanned cell and its Arabic-Indic number whole", async () => {
+    // Header words without a lam-alef ligature, which poppler (the oracle) reads backwards.
+    const rows = [
+      ["الموظف", "المدينة", "العمر"],
+      ["أحمد", "القاهرة", "41"],
+    ];
+    const html = `<!DOCTYPE html><html dir="rtl" lang="ar"><head><meta charset="utf-8"><style>body { font-family: 'DejaVu Sans'; font-size: 12pt; } td, th { border: 1px solid black; padding: 4px; } table { border-collapse: collapse; }</style></head><body>
+<table>${rows.map((r, i) => `<tr>${r.map((c) => (i === 0 ? `<th>${c}</th>` : `<td>${c}</td>`)).join("")}</tr>`).join("")}<tr><td>ليلى</td><td colspan="2">بيروت ٣٠</td></tr></table>
+</body></html>`;
+    const bytes = await chromiumPdf(html);
+    const { words } = await popplerWords(bytes);
+    const xs = rows[0]!.map((h) => cx(popplerWord(words, h)!));
+    expect(xs).toEqual([...xs].sort((a, b) => b - a));
+    const result = await parse(bytes, { include_table_structure: true });
+    const table = result.elements.find((e) => e.type === "Table")!;
+    expect(table.table_structure!.cells.map((c) => [c.row, c.col, c.col_span, c.text])).toEqual([
+      ...rows.flatMap((r, i) => r.map((text, j) => [i + 1, j + 1, 1, text])),
+      [3, 1, 1, "ليلى"],
+      [3, 2, 2, "بيروت ٣٠"],
+    ]);
   }, 60_000);
 });

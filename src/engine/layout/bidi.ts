@@ -118,33 +118,45 @@ export function logicalRuns(runs: readonly TextRun[], space: SpaceRule): TextRun
   const { levels } = bidi().getEmbeddingLevels(text, rtl ? "rtl" : "ltr");
   for (const u of units) u.level = levels[u.offset] ?? 0;
   const ordered = reorder(units);
-  if (rtl) spaceAfterBullet(ordered, visual);
   mirrorBrackets(ordered);
+  if (rtl) spaceAfterMarker(ordered, visual);
   return toPieces(visual, ordered);
 }
 
 /** List bullets (the bullet alternatives of `LIST_MARKER` in blocks.ts). */
-const BULLET = /^[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7]$/;
+const BULLET = /^[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7]/;
+/** Numbered and lettered list markers of `LIST_MARKER`: `1.`, `1)`, `(1)`, `a)`, `(a)`, `iv.`, `①`. */
+const NUMBERED = /^(?:\(?\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-zA-Z]\)|\(?[ivxIVX]{1,4}[.)]|[\u2460-\u2473])/;
 
 /**
- * LibreOffice draws the bullet of a right-to-left list item right against the item's
- * text, so no gap gives it a space (`•פריט`). A bullet that starts a right-to-left line
- * gets a space after it, as `• item` has in left-to-right text: a zero-width gap at the
- * bullet's inner edge.
+ * LibreOffice draws the bullet or number of a right-to-left list item right against the
+ * item's text, so no gap gives it a space (`•פריט`, `1.العنصر`), and `1.` followed by a
+ * letter is not a list marker. A marker that starts a right-to-left line gets a space
+ * after it, as `• item` has in left-to-right text: a zero-width gap where the marker
+ * meets the text. A bullet takes it before anything; a number or letter only before a
+ * right-to-left letter (so `1.5` stays).
  */
-function spaceAfterBullet(units: Unit[], visual: readonly TextRun[]): void {
-  const [bullet, next] = units;
-  if (!bullet || !next || bullet.gap || next.gap || !BULLET.test(bullet.ch) || /\s/u.test(next.ch)) return;
+function spaceAfterMarker(units: Unit[], visual: readonly TextRun[]): void {
+  let head = "";
+  for (let i = 0; i < units.length && i < 8 && !units[i]!.gap; i++) head += units[i]!.ch;
+  const bullet = BULLET.exec(head);
+  const marker = bullet ?? NUMBERED.exec(head);
+  if (!marker) return;
+  const n = marker[0].length;
+  const next = units[n];
+  if (!next || /\s/u.test(next.ch)) return;
+  if (!bullet && !(RTL.test(next.ch) && LETTER.test(next.ch))) return;
   const edge = (u: Unit): [number, number] => {
     if (u.box) return [u.box.x0, u.box.x1];
     const run = visual[u.run]!;
     return extent(run, u.at, u.at, [...run.text].length);
   };
-  // Drawn right to left: the bullet's left edge meets the text's right edge.
+  // Drawn right to left: the marker's left edge meets the text's right edge.
   const a = edge(next)[1];
-  const b = edge(bullet)[0];
+  const b = Math.min(...units.slice(0, n).map((u) => edge(u)[0]));
   const box = { text: " ", x0: Math.min(a, b), x1: Math.max(a, b) };
-  units.splice(1, 0, { ch: " ", run: Math.min(bullet.run, next.run), gap: true, at: -1, offset: -1, level: bullet.level, box });
+  const last = units[n - 1]!;
+  units.splice(n, 0, { ch: " ", run: Math.min(last.run, next.run), gap: true, at: -1, offset: -1, level: last.level, box });
 }
 
 const MIRROR: Readonly<Record<string, string>> = { "(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "«": "»", "»": "«" };

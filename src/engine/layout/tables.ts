@@ -132,14 +132,22 @@ function gridTable(hs: Segment[], vs: Segment[], runs: readonly TextRun[], used:
     const k = cellAt[row * nCols + col];
     return k === undefined ? undefined : cells[k];
   };
-  for (const run of runs) {
+  const inside = runs.filter((run) => {
     const cx = (run.x0 + run.x1) / 2;
     const cy = (run.y0 + run.y1) / 2;
-    if (cx < box.x0 || cx > box.x1 || cy < box.y0 || cy > box.y1) continue;
+    return cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1;
+  });
+  // In a table with right-to-left text a run is cut only where a column rule is drawn:
+  // across a spanned cell a cut splits a word or a number (`٣٠`), whose halves the bidi
+  // pass then reads in swapped order.
+  const drawnOnly = inside.some((r) => hasRtl(r.text));
+  for (const run of inside) {
+    const cy = (run.y0 + run.y1) / 2;
     // Text merged across a column rule (formats join close words into one run).
     let pieces = [run];
     for (let c = 1; c < nCols; c++) {
       const x = xs[c]!;
+      if (drawnOnly && !covered(vs, x, run.y0, run.y1)) continue;
       pieces = pieces.flatMap((p) => (p.angle === 0 && x > p.x0 + 1 && x < p.x1 - 1 ? splitRunAt(p, x) : [p]));
     }
     for (const piece of pieces) {

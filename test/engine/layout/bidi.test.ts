@@ -118,6 +118,16 @@ describe("makeLine: a bullet against a right-to-left item", () => {
     expect(makeLine([glyphRun(drawnRtl("פריט שני"), 10), glyphRun("•", text.x1)]).text).toBe("• פריט שני");
   });
 
+  it("puts a space after a number marker drawn against right-to-left text, not inside a number", () => {
+    // LibreOffice: the item's text, then "1." on the right, drawn ".1" (the full stop, a
+    // neutral, goes the paragraph's way).
+    const text = glyphRun(drawnRtl("العنصر الأول"), 10);
+    const line = makeLine([text, glyphRun(".1", text.x1)]);
+    expect(line.text).toBe("1. العنصر الأول");
+    const decimal = glyphRun(drawnRtl("שקלים"), 10);
+    expect(makeLine([decimal, glyphRun("1.5", decimal.x1 + 4)]).text).toBe("1.5 שקלים");
+  });
+
   it("leaves a bullet that already has a space, and English bullets, as drawn", () => {
     const text = glyphRun(drawnRtl("פריט"), 10);
     expect(makeLine([text, glyphRun("•", text.x1 + 4)]).text).toBe("• פריט");

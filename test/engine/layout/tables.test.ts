@@ -95,6 +95,19 @@ describe("findTables: right-to-left tables", () => {
     ]);
   });
 
+  it("does not cut right-to-left text where a spanned cell has no rule", () => {
+    // Row 2: one cell over the two left columns, no rule at x 150 there.
+    const spanned = [h(100, 50, 350), h(120, 50, 350), h(140, 50, 350), v(50, 100, 140), v(150, 100, 120), v(250, 100, 140), v(350, 100, 140)];
+    // "بيروت ٣٠": the number, drawn left to right as a run of its own, straddles x 150.
+    const number = { ...run("٣٠", 140, 125), x1: 170 };
+    const runs = [drawn("أ", 60, 105), drawn("ب", 160, 105), drawn("ج", 260, 105), drawn("ليلى", 260, 125), number, drawn("بيروت", 175, 125)];
+    const t = findTables(spanned, runs, page).tables[0]!;
+    expect(t.cells.filter((c) => c.row === 2).map((c) => [c.col, c.colSpan, c.text])).toEqual([
+      [1, 1, "ليلى"],
+      [2, 2, "بيروت ٣٠"],
+    ]);
+  });
+
   it("keeps left-to-right numbering for a table that is mostly English", () => {
     const runs = [run("Name", 60, 105), run("City", 160, 105), run("Age", 260, 105), run("David", 60, 125), drawn("ירושלים", 160, 125), run("34", 260, 125)];
     const t = findTables(segments, runs, page).tables[0]!;
