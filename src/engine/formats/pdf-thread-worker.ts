@@ -3,7 +3,7 @@ import { DocParseError, LocalErrorCode } from "../../errors.js";
 import type { FontCache } from "./pdf-extract.js";
 import { openPdf, pdfError, providePdfjs, type PdfDocument } from "./pdf-load.js";
 import { readOutline } from "./pdf-outline.js";
-import { compactLayout, pngBuffers, readTextPage } from "./pdf-page.js";
+import { compactLayout, pngBuffers, readTextPage, type TextPageOptions, type TextPageResult } from "./pdf-page.js";
 import type { ThreadReply, ThreadRequest } from "./pdf-thread.js";
 
 /**
@@ -21,6 +21,20 @@ delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
 interface OpenDocument {
   doc: Promise<PdfDocument>;
   fonts: FontCache;
+  /**
+   * Work on the document still running. Closing waits for it: pdfjs never settles a
+   * request (a page's fonts, its operator list) that its document's destroy() cut short,
+   * and the calling thread stops a thread whose answers do not come.
+   */
+  busy: Set<Promise<unknown>>;
+}
+
+/** `work`, counted in `open.busy` until it settles. */
+function working<T>(open: OpenDocument, work: Promise<T>): Promise<T> {
+  open.busy.add(work);
+  const done = (): void => void open.busy.delete(work);
+  work.then(done, done);
+  return work;
 }
 
 const docs = new Map<number, OpenDocument>();
@@ -52,7 +66,8 @@ async function handle(request: ThreadRequest): Promise<{ reply: ThreadReply; tra
     case "open": {
       // The bytes were transferred to this thread: pdfjs may keep them without a copy.
       const opening = openPdf(request.bytes, { password: request.password, maxImagePixels: request.maxImagePixels, glyphPaths: false, copy: false });
-      docs.set(request.doc, { doc: opening, fonts: new Map() });
+      const open: OpenDocument = { doc: opening, fonts: new Map(), busy: new Set() };
+      docs.set(request.doc, open);
       let doc: PdfDocument;
       try {
         doc = await opening;
@@ -60,29 +75,33 @@ async function handle(request: ThreadRequest): Promise<{ reply: ThreadReply; tra
         docs.delete(request.doc);
         throw error;
       }
-      const outline = request.outline ? await readOutline(doc) : [];
+      const outline = request.outline ? await working(open, readOutline(doc)) : [];
       return { reply: { id: request.id, ok: true, value: { numPages: doc.numPages, outline } } };
     }
     case "page": {
       const open = docs.get(request.doc);
       if (!open) throw new DocParseError(LocalErrorCode.Aborted, "The document was closed");
-      const doc = await open.doc;
-      const page = await doc.getPage(request.page);
-      try {
-        const value = await readTextPage(page, open.fonts, request.options);
-        if (value.scanned) return { reply: { id: request.id, ok: true, value } };
-        compactLayout(value.layout);
-        return { reply: { id: request.id, ok: true, value }, transfer: pngBuffers(value.layout) };
-      } finally {
-        page.cleanup();
-      }
+      const value = await working(open, readPage(open, request.page, request.options));
+      if (value.scanned) return { reply: { id: request.id, ok: true, value } };
+      compactLayout(value.layout);
+      return { reply: { id: request.id, ok: true, value }, transfer: pngBuffers(value.layout) };
     }
     case "close": {
       const open = docs.get(request.doc);
       docs.delete(request.doc);
       const doc = await open?.doc.catch(() => undefined);
+      await Promise.allSettled(open?.busy ?? []);
       await doc?.destroy();
       return undefined;
     }
+  }
+}
+
+async function readPage(open: OpenDocument, n: number, options: TextPageOptions): Promise<TextPageResult> {
+  const page = await (await open.doc).getPage(n);
+  try {
+    return await readTextPage(page, open.fonts, options);
+  } finally {
+    page.cleanup();
   }
 }

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
-import { DocParseError, type DocParseErrorCode } from "../../errors.js";
+import { DocParseError, LocalErrorCode, type DocParseErrorCode } from "../../errors.js";
 import type { OutlineEntry } from "../layout/index.js";
 import { DEFAULT_PDF_THREADS } from "../limits.js";
 import type { TextPageOptions, TextPageResult } from "./pdf-page.js";
@@ -96,7 +96,8 @@ class ParserThread {
 
   constructor(WorkerClass: typeof Worker) {
     this.#worker = new WorkerClass(BOOT, { eval: true, workerData: workerData(), resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
-    this.#worker.unref();
+    // Idle from the start: a thread started to fill the pool may never be given work.
+    this.#rest();
     this.#worker.on("message", (reply: ThreadReply) => this.#settle(reply));
     this.#worker.on("error", (error) => this.#die(error));
     this.#worker.on("exit", (code) => this.#die(new Error(`exited with code ${code}`)));
@@ -146,7 +147,8 @@ class ParserThread {
 
   #rest(): void {
     this.#worker.unref();
-    this.#idle = setTimeout(() => void this.#worker.terminate(), IDLE_EXIT_MS);
+    // Out of the pool at once, not at its exit event: a request sent in between would fail.
+    this.#idle = setTimeout(() => this.stop("idle"), IDLE_EXIT_MS);
     this.#idle.unref();
   }
 
@@ -226,6 +228,8 @@ export class ThreadedPdf {
 
   #openOn(thread: ParserThread, outline: boolean): Promise<unknown> {
     let opening = this.#on.get(thread);
+    // After close() nothing would free a document opened now.
+    if (!opening && this.#closed) return Promise.reject(new DocParseError(LocalErrorCode.Aborted, "The document was closed"));
     if (!opening) {
       // Each thread gets its own copy, transferred: pdfjs keeps it for the document's life.
       const bytes = this.#bytes.slice();
@@ -280,6 +284,8 @@ export class ThreadedPdf {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    // Closed before it reached a thread, `opened` rejects: not an unhandled rejection.
+    this.opened.catch(() => undefined);
     for (const [thread, opening] of this.#on) {
       opening.catch(() => undefined);
       thread.send({ op: "close", doc: this.#id });

@@ -75,6 +75,8 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
       }
       if (layout instanceof Error) {
         if (layout.code === LocalErrorCode.Timeout || layout.code === LocalErrorCode.Aborted) throw layout;
+        // 500: its parser thread stopped (memory limit, crash), the page was not found broken; retryable.
+        if (layout.code === 500) throw layout;
         // One broken page does not sink the document: report it (50207 upstream).
         failedPages.push(n);
         continue;

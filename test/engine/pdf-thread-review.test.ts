@@ -1,0 +1,253 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { deflateSync } from "node:zlib";
+import { Worker } from "node:worker_threads";
+import { PDFArray, PDFDocument, PDFName, PDFRawStream, StandardFonts } from "pdf-lib";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DocParseError } from "../../src/errors.js";
+import type { TextPageOptions, TextPageResult } from "../../src/engine/formats/pdf-page.js";
+import { ThreadedPdf, parserThreadStats } from "../../src/engine/formats/pdf-thread.js";
+import { buildPdf } from "../support/pdf-fixtures.js";
+import { tempDir } from "../support/system.js";
+import { parsePdf } from "./pdf-helpers.js";
+
+const OPTIONS: TextPageOptions = { chars: false, removeWatermark: false, imageData: false, maxImagePixels: 1e8, detectScans: true };
+
+const text = (r: TextPageResult | DocParseError): string => {
+  if (DocParseError.isInstance(r)) throw r;
+  if (r.scanned) throw new Error(`page ${r.number} read as a scan`);
+  return r.layout.blocks.map((b) => b.text).join(" | ");
+};
+
+function pages(n: number): Promise<Uint8Array> {
+  return buildPdf(Array.from({ length: n }, (_, i) => ({ texts: [{ text: `Review page ${i + 1}`, x: 72, y: 100 }] })));
+}
+
+/**
+ * One page whose content stream first draws `megabytes` MB of line operators, then a
+ * line of text: pdfjs loads the page's font only after the lines, a few hundred ms in.
+ */
+async function linesThenText(megabytes: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([600, 800]);
+  page.drawText("Text after the lines", { x: 72, y: 700, size: 12, font });
+  const lines = doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: "FlateDecode" }), deflateSync(Buffer.alloc(megabytes * 1024 * 1024, "0 0 m 1 1 l S\n"))));
+  const contents = page.node.get(PDFName.of("Contents"));
+  const all = doc.context.obj([lines]) as PDFArray;
+  if (contents instanceof PDFArray) for (let i = 0; i < contents.size(); i++) all.push(contents.get(i));
+  else if (contents) all.push(contents);
+  page.node.set(PDFName.of("Contents"), all);
+  return doc.save();
+}
+
+/** Waits (without timers, which may be faked) until `done()` or `ms` passed. */
+async function until(done: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await new Promise((r) => setImmediate(r));
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+interface Tapped {
+  worker: Worker;
+  op: string;
+  doc: number;
+  page?: number;
+}
+
+/**
+ * Records the requests posted to parser threads (and lets a test act on one), by
+ * wrapping node's `Worker.prototype.postMessage`; restored after each test.
+ */
+function tapThreads(onPost?: (message: Tapped) => void): Tapped[] {
+  const log: Tapped[] = [];
+  const post = Worker.prototype.postMessage;
+  vi.spyOn(Worker.prototype, "postMessage").mockImplementation(function (this: Worker, value: unknown, transfer?: Parameters<Worker["postMessage"]>[1]) {
+    post.call(this, value, transfer);
+    const m = value as { op?: string; doc?: number; page?: number };
+    if (!m?.op) return;
+    const entry: Tapped = { worker: this, op: m.op, doc: m.doc!, page: m.page };
+    log.push(entry);
+    onPost?.(entry);
+  });
+  return log;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+// First in this file, while the pool is empty: every thread here is started (and its idle
+// timer set) under fake timers.
+describe("parser threads: idle exit", () => {
+  it("a document arriving as an idle thread is being stopped opens on another thread", async () => {
+    const bytes = await pages(1);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    expect(parserThreadStats().threads, "the pool starts empty").toBe(0);
+    const first = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: 1 });
+    try {
+      expect(text((await first.readPages([1], OPTIONS))[0]!)).toBe("Review page 1");
+    } finally {
+      first.close();
+    }
+    // 30 s without work: the thread is told to exit, its exit event still to come.
+    vi.advanceTimersByTime(30_000);
+    const next = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: 1 });
+    try {
+      expect((await next.opened).numPages).toBe(1);
+      expect(text((await next.readPages([1], OPTIONS))[0]!)).toBe("Review page 1");
+    } finally {
+      next.close();
+    }
+    vi.advanceTimersByTime(30_000);
+    expect(parserThreadStats().threads).toBe(0);
+  });
+
+  it("stops threads that were started for the pool but never given work", async () => {
+    const bytes = await pages(1);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    expect(parserThreadStats().threads, "the pool starts empty").toBe(0);
+    // A one-page document opens on one thread; the pool is filled up to 2 at once.
+    const pdf = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: 2 });
+    try {
+      expect(text((await pdf.readPages([1], OPTIONS))[0]!)).toBe("Review page 1");
+    } finally {
+      pdf.close();
+    }
+    expect(parserThreadStats().threads).toBe(2);
+    vi.advanceTimersByTime(30_000);
+    await until(() => parserThreadStats().threads === 0);
+    expect(parserThreadStats().threads).toBe(0);
+  });
+});
+
+describe("ThreadedPdf.close()", () => {
+  it("before the document reached a thread: it is never opened there", async () => {
+    const pdf = new ThreadedPdf(await pages(3), { maxImagePixels: 1e8 });
+    pdf.close();
+    await expect(pdf.opened).rejects.toMatchObject({ code: "DOCPARSE_ABORTED" });
+  });
+
+  it("while pages are being handed out: every thread the document was opened on gets a close after the open", async () => {
+    const bytes = await pages(24);
+    const log = tapThreads();
+    const pdf = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: 2 });
+    await pdf.opened;
+    // readPages picks its threads (opening the document on the second one) after close().
+    const reading = pdf.readPages(Array.from({ length: 24 }, (_, i) => i + 1), OPTIONS);
+    pdf.close();
+    expect(await reading).toHaveLength(24);
+    await sleep(100);
+    const mine = log.filter((m) => m.op === "open" || m.op === "close");
+    for (const open of mine.filter((m) => m.op === "open")) {
+      const after = mine.slice(mine.indexOf(open) + 1);
+      expect(after.some((m) => m.op === "close" && m.worker === open.worker && m.doc === open.doc), `doc ${open.doc} left open on a thread`).toBe(true);
+    }
+  });
+
+  it("with a page in flight: the page is answered and the thread is not stopped", async () => {
+    const bytes = await linesThenText(0.5);
+    const pdf = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: 1 });
+    await pdf.opened;
+    const threads = parserThreadStats().threads;
+    let posted!: () => void;
+    const pagePosted = new Promise<void>((r) => (posted = r));
+    tapThreads((m) => m.op === "page" && posted());
+    const reading = pdf.readPages([1], OPTIONS);
+    await pagePosted;
+    // The thread is inside the page's lines; the font is loaded after close() destroyed the document.
+    await sleep(60);
+    pdf.close();
+    const [page] = await reading;
+    expect(DocParseError.isInstance(page) ? page.message : "answered").not.toMatch(/stopped/);
+    await sleep(1_200);
+    expect(parserThreadStats().threads).toBe(threads);
+  });
+});
+
+describe("a parser thread dying mid-document", () => {
+  it("fails every page left with code 500, and the parse with 500 (retryable), not a partial document", async () => {
+    const bytes = await pages(6);
+    let killed = false;
+    tapThreads((m) => {
+      if (!killed && m.op === "page" && m.page === 3) {
+        killed = true;
+        void m.worker.terminate();
+      }
+    });
+    const pdf = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: 1 });
+    try {
+      const read = await pdf.readPages([1, 2, 3, 4, 5, 6], OPTIONS);
+      // Pages 3 and 4 may still be answered before the thread ends; 5 and 6 never reach it.
+      for (const r of read.slice(4)) expect(r).toMatchObject({ code: 500 });
+      for (const r of read) if (DocParseError.isInstance(r)) expect(r.code).toBe(500);
+    } finally {
+      pdf.close();
+    }
+    killed = false;
+    const parsed = parsePdf(bytes, { limits: { pdfThreads: 1 } });
+    await expect(parsed).rejects.toMatchObject({ code: 500, isRetryable: true });
+  });
+});
+
+describe("pdf: abort mid-document", () => {
+  it("rejects at once with DOCPARSE_ABORTED and leaves no thread busy", async () => {
+    const bytes = await linesThenText(20);
+    const controller = new AbortController();
+    const t0 = Date.now();
+    setTimeout(() => controller.abort(), 200);
+    await expect(parsePdf(bytes, { signal: controller.signal, limits: { pdfThreads: 1 } })).rejects.toMatchObject({ code: "DOCPARSE_ABORTED" });
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    await until(() => parserThreadStats().busy === 0);
+    expect(parserThreadStats().busy).toBe(0);
+    const after = await parsePdf(await pages(1), { limits: { pdfThreads: 1 } });
+    expect(after.elements.map((e) => e.text)).toEqual(["Review page 1"]);
+  }, 20_000);
+});
+
+describe("pdf: the process exits on its own after a parse", () => {
+  const root = resolve(import.meta.dirname, "../..");
+  const url = (path: string): string => pathToFileURL(join(root, path)).href;
+
+  async function runScript(body: string): Promise<{ code: number | null; ms: number; out: string }> {
+    const dir = tempDir();
+    try {
+      const file = join(dir.path, "parse.mts");
+      writeFileSync(
+        file,
+        `import { buildPdf, operatorBombPdf } from ${JSON.stringify(url("test/support/pdf-fixtures.ts"))};\n` +
+          `import { parsePdf } from ${JSON.stringify(url("test/engine/pdf-helpers.ts"))};\n${body}\n`,
+      );
+      const t0 = Date.now();
+      const child = spawn(process.execPath, ["--import", "tsx", file], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+      const killer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      const code = await new Promise<number | null>((r) => child.on("exit", (c) => r(c)));
+      clearTimeout(killer);
+      return { code, ms: Date.now() - t0, out };
+    } finally {
+      dir.cleanup();
+    }
+  }
+
+  it("after a text document, a corrupt one and a timed-out hostile one", async () => {
+    const run = await runScript(`
+      const doc = await parsePdf(await buildPdf([{ texts: [{ text: "Exit text", x: 72, y: 72 }] }]));
+      console.log(doc.elements.map((e) => e.text).join("|"));
+      await parsePdf(new TextEncoder().encode("%PDF-1.7 nope")).catch((e) => console.log(e.code));
+      await parsePdf(await operatorBombPdf(30), { limits: { timeoutMs: 300, pdfThreads: 1 } }).catch((e) => console.log(e.code));
+      console.log("done", Date.now());
+    `);
+    expect(run.out).toContain("Exit text\n40422\nDOCPARSE_TIMEOUT\ndone");
+    expect(run.code).toBe(0);
+    const done = Number(/done (\d+)/.exec(run.out)?.[1]);
+    // The stuck thread is stopped 1 s after its document was given up; nothing else holds the process.
+    expect(Date.now() - done).toBeLessThan(5_000);
+  }, 30_000);
+});
