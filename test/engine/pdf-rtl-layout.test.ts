@@ -87,6 +87,11 @@ describe.skipIf(missing("soffice", "pdftotext"))("pdf: right-to-left paragraphs,
       ["ListItem", `• ${L3}`],
     ]);
     for (const e of items) expect((e.char_details ?? []).map((c) => c.text).join("")).toBe(e.text);
+    // A flat list: every item at the same level (indents measured from the right edge).
+    const md = (result.markdown ?? "").split("\n");
+    const indents = items.map((e) => md.find((l) => norm(l).includes(norm(e.text)))?.match(/^ */)?.[0].length);
+    expect(indents).not.toContain(undefined);
+    expect(new Set(indents).size).toBe(1);
   });
 
   it("reads a numbered right-to-left list as list items, a space after each number", () => {

@@ -1,3 +1,4 @@
+import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { distinct } from "./segments.js";
 import type { Block, BlockChar, InlineSpan, Line } from "./types.js";
 
@@ -39,16 +40,18 @@ export function classifyBlocks(blocks: Block[]): void {
   assignListLevels(blocks);
 }
 
-/** List levels from the indentation of a page's list items (call again after reclassifying). */
+/**
+ * List levels from the indentation of a page's list items (call again after
+ * reclassifying). Right-to-left items are indented from the right edge.
+ */
 export function assignListLevels(blocks: readonly Block[]): void {
   const lists = blocks.filter((b) => b.kind === "list");
   if (lists.length === 0) return;
   const em = lists.reduce((s, b) => s + b.fontSize, 0) / lists.length;
-  const levels = distinct(
-    lists.map((b) => b.x0),
-    0.6 * em,
-  );
-  for (const b of lists) b.listLevel = Math.max(0, levels.findIndex((x) => Math.abs(x - b.x0) <= 0.6 * em));
+  // Where each item starts, as a distance that grows with nesting.
+  const starts = lists.map((b) => (hasRtl(b.text) && rtlWins(countDirection(b.text)) ? -b.x1 : b.x0));
+  const levels = distinct(starts, 0.6 * em);
+  for (const [i, b] of lists.entries()) b.listLevel = Math.max(0, levels.findIndex((x) => Math.abs(x - starts[i]!) <= 0.6 * em));
 }
 
 /**
