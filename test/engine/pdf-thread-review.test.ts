@@ -7,6 +7,7 @@ import { Worker } from "node:worker_threads";
 import { PDFArray, PDFDocument, PDFName, PDFRawStream, StandardFonts } from "pdf-lib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DocParseError } from "../../src/errors.js";
+import { pdfFormat } from "../../src/engine/formats/pdf.js";
 import type { TextPageOptions, TextPageResult } from "../../src/engine/formats/pdf-page.js";
 import { ThreadedPdf, parserThreadStats } from "../../src/engine/formats/pdf-thread.js";
 import { buildPdf } from "../support/pdf-fixtures.js";
@@ -194,6 +195,44 @@ describe("a parser thread dying mid-document", () => {
   });
 });
 
+describe("pdf: abort before the document reached a thread", () => {
+  it("leaves no document open on a thread", async () => {
+    const bytes = await pages(2);
+    const log = tapThreads();
+    const controller = new AbortController();
+    // One thread more than the pool has: the open waits for the pool to grow, the abort does not.
+    const parsing = parsePdf(bytes, { signal: controller.signal, limits: { pdfThreads: parserThreadStats().threads + 1 } });
+    controller.abort();
+    await expect(parsing).rejects.toMatchObject({ code: "DOCPARSE_ABORTED" });
+    await sleep(100);
+    for (const open of log.filter((m) => m.op === "open")) {
+      const after = log.slice(log.indexOf(open) + 1);
+      expect(after.some((m) => m.op === "close" && m.worker === open.worker && m.doc === open.doc), `doc ${open.doc} left open on a thread`).toBe(true);
+    }
+  });
+});
+
+describe("pdf: a text page with an image beside a scanned page", () => {
+  it("reads the text page on a thread (its PNG crosses over) and OCRs the scan in this thread", async () => {
+    const source = await buildPdf([{ texts: [{ text: "Scanned Invoice", x: 72, y: 80, size: 28, font: "bold" }] }]);
+    const scan = await pdfFormat.renderPage!(source, 1, { dpi: 150 });
+    const doc = await PDFDocument.load(
+      await buildPdf([{ texts: [{ text: "A figure below", x: 72, y: 60 }], images: [{ x: 72, y: 100, width: 150, height: 100, pixels: { width: 30, height: 20 } }] }]),
+    );
+    doc.addPage([612, 792]).drawImage(await doc.embedPng(scan), { x: 0, y: 0, width: 612, height: 792 });
+    const parsed = await parsePdf(await doc.save(), { capabilities: { include_image_data: true } });
+    expect(parsed.pages.map((p) => p.number)).toEqual([1, 2]);
+    expect(parsed.failedPages).toBeUndefined();
+    expect(parsed.elements.filter((e) => e.page === 1 && e.type !== "Image").map((e) => e.text)).toEqual(["A figure below"]);
+    expect(parsed.elements.filter((e) => e.page === 2).map((e) => e.text).join(" ")).toContain("Scanned Invoice");
+    const images = parsed.elements.filter((e) => e.type === "Image");
+    expect(images.map((e) => e.page)).toEqual([1]);
+    const png = images[0]!.image!.bytes!;
+    const view = new DataView(png.buffer, png.byteOffset);
+    expect([view.getUint32(16), view.getUint32(20)]).toEqual([30, 20]);
+  }, 120_000);
+});
+
 describe("pdf: abort mid-document", () => {
   it("rejects at once with DOCPARSE_ABORTED and leaves no thread busy", async () => {
     const bytes = await linesThenText(20);
@@ -236,18 +275,20 @@ describe("pdf: the process exits on its own after a parse", () => {
     }
   }
 
-  it("after a text document, a corrupt one and a timed-out hostile one", async () => {
+  it("after a text document, a corrupt one, a timed-out hostile one and an OCRed one", async () => {
     const run = await runScript(`
       const doc = await parsePdf(await buildPdf([{ texts: [{ text: "Exit text", x: 72, y: 72 }] }]));
       console.log(doc.elements.map((e) => e.text).join("|"));
       await parsePdf(new TextEncoder().encode("%PDF-1.7 nope")).catch((e) => console.log(e.code));
       await parsePdf(await operatorBombPdf(30), { limits: { timeoutMs: 300, pdfThreads: 1 } }).catch((e) => console.log(e.code));
+      const scan = await parsePdf(await buildPdf([{ texts: [{ text: "Exit scan", x: 72, y: 72, size: 28 }] }]), { parseMode: "scan" });
+      console.log(scan.elements.map((e) => e.text).join("|"));
       console.log("done", Date.now());
     `);
-    expect(run.out).toContain("Exit text\n40422\nDOCPARSE_TIMEOUT\ndone");
+    expect(run.out).toContain("Exit text\n40422\nDOCPARSE_TIMEOUT\nExit scan\ndone");
     expect(run.code).toBe(0);
     const done = Number(/done (\d+)/.exec(run.out)?.[1]);
-    // The stuck thread is stopped 1 s after its document was given up; nothing else holds the process.
+    // Nothing holds the process: parser threads and the OCR worker are unref'd when idle.
     expect(Date.now() - done).toBeLessThan(5_000);
   }, 30_000);
 });

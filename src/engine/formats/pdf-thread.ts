@@ -278,8 +278,9 @@ export class ThreadedPdf {
   }
 
   /**
-   * Frees the document on every thread it was opened on; pages still being read end with
-   * an error. A thread still busy with this document `ABANDON_GRACE_MS` later is stopped.
+   * Frees the document on every thread it was opened on, once the pages a thread is
+   * reading are done; pages not yet handed out end with an error. A thread still busy
+   * with this document `ABANDON_GRACE_MS` later is stopped.
    */
   close(): void {
     if (this.#closed) return;
