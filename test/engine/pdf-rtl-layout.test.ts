@@ -150,6 +150,25 @@ describe.skipIf(missing("chromium", "pdftotext"))("pdf: a two-column right-to-le
     expect(result.elements[0]!.type).toBe("Title");
   }, 60_000);
 
+  it("links a paragraph cut by the column break to its start in the right column", async () => {
+    // One sentence with no full stop, long enough to flow from the right column into the left.
+    const words = Array.from({ length: 150 }, (_, i) => ["מילה", "ארוכה", "בתוך", "המשפט", "הזה"][i % 5]).join(" ");
+    const html = `<!DOCTYPE html><html dir="rtl" lang="he"><head><meta charset="utf-8"><style>body { font-family: 'DejaVu Sans'; font-size: 12pt; margin: 1in; } .cols { column-count: 2; column-gap: 1in; column-fill: auto; height: 3in; } p { margin: 0; } h1 { font-size: 18pt; }</style></head><body>
+<h1>${TITLE}</h1>
+<div class="cols"><p>${words}</p></div>
+</body></html>`;
+    const bytes = await chromiumPdf(html);
+    const result = await parse(bytes, {});
+    const parts = result.elements.filter((e) => e.type === "NarrativeText");
+    expect(parts).toHaveLength(2);
+    // The oracle for which part is where: the first part sits in the right column.
+    const box = (e: Element): number => (e.coordinates![0]! + e.coordinates![2]!) / 2;
+    expect(box(parts[0]!)).toBeGreaterThan(box(parts[1]!));
+    expect(norm(`${parts[0]!.text} ${parts[1]!.text}`)).toBe(words);
+    expect(parts[1]!.metadata?.is_continuation).toBe(true);
+    expect(parts[1]!.metadata?.continuation_of).toBe(parts[0]!.element_id);
+  }, 60_000);
+
   it("numbers a bordered Arabic table from the right, a spanned cell and its Arabic-Indic number whole", async () => {
     // Header words without a lam-alef ligature, which poppler (the oracle) reads backwards.
     const rows = [

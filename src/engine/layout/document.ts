@@ -1,3 +1,4 @@
+import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { DOT_LEADER, FIGURE_CAPTION, TABLE_CAPTION, assignListLevels } from "./classify.js";
 import type { Frame } from "./frame.js";
 import { isCjk, type Block, type BlockKind } from "./types.js";
@@ -39,7 +40,7 @@ export interface DocumentOptions {
 const PAGE_NUMBER =
   /^(?:(?:page|p\.|seite|página)\s*)?[-–—]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-–—]?(?:\s*(?:of|\/|von|de)\s*\d{1,4})?$|^第\s*\d{1,4}\s*页(?:\s*[,，/]?\s*共\s*\d{1,4}\s*页)?$|^\d{1,4}\s*\/\s*\d{1,4}$/i;
 const NUMBERED_HEADING = /^(?:\d+(?:\.\d+)*\.?\s+\S|第[一二三四五六七八九十百千\d]+[章节部分篇条]|[一二三四五六七八九十]+、|(?:chapter|section|part|appendix)\s+[\dA-Z]+)/i;
-const TERMINAL = /[.!?。！？:：;；"”’)）\]]$/;
+const TERMINAL = /[.!?。！？:：;；؟؛۔"”’)）\]]$/;
 const normalise = (s: string): string => s.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ").trim();
 const outlineKey = (s: string): string => s.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "");
 
@@ -223,7 +224,19 @@ function continuesText(a: Block, b: Block): boolean {
   const start = b.text.trimStart();
   if (!end || !start || TERMINAL.test(end)) return false;
   const first = start[0]!;
-  return /\p{Ll}/u.test(first) || isCjk(first) || /[-,，、]$/.test(end);
+  // Scripts without case (CJK, Hebrew, Arabic): an open sentence is enough.
+  return /\p{Ll}/u.test(first) || isCjk(first) || hasRtl(first) || /[-,，、،]$/.test(end);
+}
+
+/**
+ * Whether `b` starts a new column after `a`: above where `a` ends, and to its right (to
+ * its left when `a` reads right to left). A paragraph filling a whole column starts as
+ * high as the next column does.
+ */
+function nextColumn(a: Block, b: Block): boolean {
+  if (b.y0 >= a.y1 - a.fontSize) return false;
+  if (b.x0 >= a.x1 - 2) return true;
+  return b.x1 <= a.x0 + 2 && hasRtl(a.text) && rtlWins(countDirection(a.text));
 }
 
 function markContinuations(pages: readonly PageLayout[], out: LaidElement[], indexOf: Map<Block, number>): void {
@@ -239,11 +252,11 @@ function markContinuations(pages: readonly PageLayout[], out: LaidElement[], ind
         Math.abs(prevLast.x0 - first.x0) < 0.05 * p.width;
       if (tableGoesOn || continuesText(prevLast, first)) out[indexOf.get(first)!]!.continuationOf = indexOf.get(prevLast)!;
     }
-    // Column breaks: the next block starts higher up and to the right.
+    // Column breaks: the next block starts higher up, in the next column.
     for (let i = 0; i + 1 < flow.length; i++) {
       const a = flow[i]!;
       const b = flow[i + 1]!;
-      if (b.y0 < a.y0 - a.fontSize && b.x0 >= a.x1 - 2 && continuesText(a, b)) {
+      if (nextColumn(a, b) && continuesText(a, b)) {
         out[indexOf.get(b)!]!.continuationOf = indexOf.get(a)!;
       }
     }
