@@ -1,4 +1,4 @@
-import { contentToFrame, dominantAngle, frameSize, isCjk, type Frame, type PlacedImage, type Segment, type TextRun } from "../layout/index.js";
+import { contentToFrame, dominantAngle, frameSize, isCjk, toFrame, type BulletShape, type Frame, type PlacedImage, type Segment, type TextRun } from "../layout/index.js";
 import type { PdfPage } from "./pdf-load.js";
 import { fontInfo, walkOperators, type FontInfo, type Matrix } from "./pdf-ops.js";
 import type { RawImage } from "./pdf-png.js";
@@ -23,6 +23,8 @@ export interface ExtractedPage {
   images: (PlacedImage & { raw?: RawImage })[];
   /** Characters in the text layer (0 means a scanned page). */
   textChars: number;
+  /** Small closed shapes that may be list bullets drawn as paths (layout decides). */
+  bullets: BulletShape[];
 }
 
 /** Options for {@link extractPage}. */
@@ -89,6 +91,7 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
     segments: inFrame.segments,
     images: inFrame.images as ExtractedPage["images"],
     textChars: walked.textChars,
+    bullets: frame.angle === 0 ? walked.markers : walked.markers.map((m) => ({ kind: m.kind, ...toFrame(m, frame) })),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { RunChar, Segment, TextRun } from "../layout/index.js";
 import { fontStyle, type FontStyle } from "./pdf-fonts.js";
-import { lightColour, pathSegments } from "./pdf-paths.js";
+import { lightColour, MARKER_MAX_DATA, markerShape, pathSegments, type MarkerShape } from "./pdf-paths.js";
 import type { RawImage } from "./pdf-png.js";
 
 /**
@@ -109,7 +109,19 @@ export interface Walked {
   images: WalkedImage[];
   /** Characters shown (whitespace included), to tell scans from text pages. */
   textChars: number;
+  /**
+   * Small closed shapes that may be list bullets drawn as paths (Chromium, Skia): none
+   * when the page draws more than {@link MAX_MARKERS} (a chart or a pattern).
+   */
+  markers: MarkerShape[];
 }
+
+/**
+ * Bullet candidates kept per page at most. A page of text holds at most ~80 lines, so
+ * ~80 bullets; a page with more small discs and squares than this is a scatter plot, a
+ * map or a dotted pattern, whose marks are not bullets.
+ */
+export const MAX_MARKERS = 256;
 
 interface State {
   ctm: Matrix;
@@ -142,6 +154,11 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
   const segments: Segment[] = [];
   const images: WalkedImage[] = [];
   const runs: TextRun[] = [];
+  let markers: MarkerShape[] = [];
+  let markersOverflow = false;
+  // Inside an annotation's appearance stream: radio buttons and checkboxes draw small
+  // discs and squares there, and they are form widgets, not bullets.
+  let inAnnotation = 0;
   let textChars = 0;
   let gs: State = { ctm: base, fillAlpha: 1, fillLight: false, font: undefined, size: 0, dir: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
   const stack: State[] = [];
@@ -333,10 +350,12 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         if (t && t.length === 6) ctm = mul(ctm, t);
         if (m && m.length === 6) ctm = mul(ctm, m);
         gs = { ...gs, ctm, fillAlpha: 1, fillLight: false, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
+        inAnnotation++;
         break;
       }
       case OP.endAnnotation:
         gs = stack.pop() ?? gs;
+        if (inAnnotation > 0) inAnnotation--;
         break;
       case OP.setGState:
         for (const entry of (args?.[0] as [string, unknown][] | undefined) ?? []) {
@@ -427,21 +446,35 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         break;
       }
       case OP.constructPath: {
-        if (segments.length >= maxSegments) break;
         const paint = args?.[0] as number;
         const stroke =
           paint === OP.stroke || paint === OP.closeStroke || paint === OP.fillStroke || paint === OP.eoFillStroke || paint === OP.closeFillStroke || paint === OP.closeEOFillStroke;
         const fill = paint === OP.fill || paint === OP.eoFill;
         if (!stroke && !fill) break;
         const data = (args?.[1] as unknown[] | undefined)?.[0] as ArrayLike<number> | null | undefined;
-        if (data) pathSegments(data, pt, stroke, addSeg);
+        if (!data) break;
+        // Bullet candidates: only short paths are looked at (markerShape rejects the rest
+        // by length and pdfjs' bounds before reading them), never invisible or very
+        // light fills, never form widgets.
+        if (!markersOverflow && inAnnotation === 0 && data.length <= MARKER_MAX_DATA) {
+          const outline = paint === OP.stroke || paint === OP.closeStroke;
+          const visible = outline || (gs.fillAlpha >= 0.5 && !gs.fillLight);
+          const shape = visible ? markerShape(data, args?.[2] as ArrayLike<number> | null | undefined, pt, outline) : undefined;
+          if (shape) {
+            if (markers.length >= MAX_MARKERS) {
+              markersOverflow = true;
+              markers = [];
+            } else markers.push(shape);
+          }
+        }
+        if (segments.length < maxSegments) pathSegments(data, pt, stroke, addSeg);
         break;
       }
       default:
         break;
     }
   }
-  return { runs, segments, images, textChars };
+  return { runs, segments, images, textChars, markers };
 }
 
 /** Style and metrics of a pdfjs font object (from `commonObjs`). */

@@ -15,3 +15,4 @@ export { finishDocument, type PageLayout, type OutlineEntry, type LaidElement, t
 export { toDraftElements, normaliseBox, type ToDraftOptions } from "./to-draft.js";
 export { type Frame, frameSize, toFrame, fromFrame, dominantAngle, contentToFrame } from "./frame.js";
 export { findAlignedTables, type AlignedTableOptions } from "./aligned-tables.js";
+export { bulletRuns, BULLET_TEXT, type BulletShape, type BulletOptions } from "./bullets.js";

@@ -1,5 +1,6 @@
 import { findAlignedTables } from "./aligned-tables.js";
 import { buildBlocks } from "./blocks.js";
+import { bulletRuns, type BulletShape } from "./bullets.js";
 import { blockChars, classifyBlocks, inlineFormulas } from "./classify.js";
 import { buildLines } from "./lines.js";
 import { readingOrder } from "./reading-order.js";
@@ -14,6 +15,8 @@ export interface PageContent {
   /** Ruling lines (for tables). */
   segments?: Segment[];
   images?: PlacedImage[];
+  /** Small shapes that may be list bullets drawn as paths (see `bullets.ts`). */
+  bullets?: BulletShape[];
 }
 
 /** Tuning for {@link layoutPage}. */
@@ -43,8 +46,10 @@ export function tableText(t: GridTable): string {
 export function layoutPage(content: PageContent, options: PageLayoutOptions = {}): Block[] {
   const { chars = false, minImageShare = 0.01 } = options;
   const page = { x0: 0, y0: 0, x1: content.width, y1: content.height };
-  const { tables, used } = findTables(content.segments ?? [], content.runs, page);
-  const free = used.size ? content.runs.filter((r) => !used.has(r)) : content.runs;
+  // Bullets drawn as shapes join the runs as marker characters before anything reads them.
+  const runs = content.bullets?.length ? [...content.runs, ...bulletRuns(content.bullets, content.runs)] : content.runs;
+  const { tables, used } = findTables(content.segments ?? [], runs, page);
+  const free = used.size ? runs.filter((r) => !used.has(r)) : runs;
   const lines = buildLines(free);
   // Tables without rules, from column alignment of the remaining lines.
   const aligned = findAlignedTables(lines);
