@@ -128,7 +128,8 @@ export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): 
   const dir = pdfjsDir();
   const task = pdfjs.getDocument({
     worker: sharedWorker(pdfjs),
-    data: options.copy === false ? bytes : bytes.slice(),
+    // A plain Uint8Array copy: pdfjs refuses a Node Buffer (whose slice() would be a view).
+    data: options.copy === false ? bytes : new Uint8Array(bytes),
     password: options.password,
     isEvalSupported: false,
     // Off: style facts (name, bold, italic, metrics) come without it, and pdfjs then frees

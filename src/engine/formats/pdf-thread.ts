@@ -232,7 +232,8 @@ export class ThreadedPdf {
     if (!opening && this.#closed) return Promise.reject(new DocParseError(LocalErrorCode.Aborted, "The document was closed"));
     if (!opening) {
       // Each thread gets its own copy, transferred: pdfjs keeps it for the document's life.
-      const bytes = this.#bytes.slice();
+      // Copied by the constructor: a Node Buffer's slice() is a view, and its buffer the caller's.
+      const bytes = new Uint8Array(this.#bytes);
       const { password, maxImagePixels } = this.#options;
       opening = this.#track(thread, thread.request({ op: "open", doc: this.#id, bytes, password, maxImagePixels, outline }, [bytes.buffer]));
       this.#on.set(thread, opening);
