@@ -91,7 +91,7 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
     segments: inFrame.segments,
     images: inFrame.images as ExtractedPage["images"],
     textChars: walked.textChars,
-    bullets: frame.angle === 0 ? walked.markers : walked.markers.map((m) => ({ kind: m.kind, ...toFrame(m, frame) })),
+    bullets: frame.angle === 0 ? walked.markers : walked.markers.map((m) => ({ ...m, ...toFrame(m, frame) })),
   };
 }
 

@@ -36,6 +36,7 @@ const OP = {
   showSpacedText: 45,
   nextLineShowText: 46,
   nextLineSetSpacingShowText: 47,
+  setStrokeRGBColor: 58,
   setFillGray: 57,
   setFillRGBColor: 59,
   setFillCMYKColor: 61,
@@ -127,6 +128,9 @@ interface State {
   ctm: Matrix;
   fillAlpha: number;
   fillLight: boolean;
+  /** Fill and stroke colours as pdfjs gives them (`#rrggbb`). */
+  fill: string;
+  stroke: string;
   font: FontInfo | undefined;
   size: number;
   /** -1 when the font size was negative (mirrored text). */
@@ -160,7 +164,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
   // discs and squares there, and they are form widgets, not bullets.
   let inAnnotation = 0;
   let textChars = 0;
-  let gs: State = { ctm: base, fillAlpha: 1, fillLight: false, font: undefined, size: 0, dir: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
+  let gs: State = { ctm: base, fillAlpha: 1, fillLight: false, fill: "#000000", stroke: "#000000", font: undefined, size: 0, dir: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
   const stack: State[] = [];
   // Text object state (not part of the graphics state stack).
   let tm: Matrix = [1, 0, 0, 1, 0, 0];
@@ -242,6 +246,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         italic: font.style.italic,
         mono: font.style.mono,
         math: font.style.math,
+        colour: gs.fill,
       };
       if (cs && ce && !vertical) {
         // Glyph extents along the baseline → display x (exact for unrotated text).
@@ -349,7 +354,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         let ctm = base;
         if (t && t.length === 6) ctm = mul(ctm, t);
         if (m && m.length === 6) ctm = mul(ctm, m);
-        gs = { ...gs, ctm, fillAlpha: 1, fillLight: false, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
+        gs = { ...gs, ctm, fillAlpha: 1, fillLight: false, fill: "#000000", stroke: "#000000", charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
         inAnnotation++;
         break;
       }
@@ -370,6 +375,12 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       case OP.setFillCMYKColor: {
         const c = args?.[0];
         gs.fillLight = typeof c === "string" && lightColour(c);
+        gs.fill = typeof c === "string" ? c : "#000000";
+        break;
+      }
+      case OP.setStrokeRGBColor: {
+        const c = args?.[0];
+        gs.stroke = typeof c === "string" ? c : "#000000";
         break;
       }
       case OP.beginText:
@@ -461,6 +472,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
           const visible = outline || (gs.fillAlpha >= 0.5 && !gs.fillLight);
           const shape = visible ? markerShape(data, args?.[2] as ArrayLike<number> | null | undefined, pt, outline) : undefined;
           if (shape) {
+            shape.colour = outline ? gs.stroke : gs.fill;
             if (markers.length >= MAX_MARKERS) {
               markersOverflow = true;
               markers = [];

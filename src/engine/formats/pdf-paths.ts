@@ -106,6 +106,8 @@ export interface MarkerShape {
   y0: number;
   x1: number;
   y1: number;
+  /** Its colour (`#rrggbb`), set by the caller that knows the graphics state. */
+  colour?: string;
 }
 
 // Bullet geometry, display points. CSS draws disc/circle/square markers at about a third

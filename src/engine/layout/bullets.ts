@@ -16,6 +16,8 @@ import type { Rect, TextRun } from "./types.js";
 export interface BulletShape extends Rect {
   /** A filled disc, a stroked or ring-filled circle, a filled square. */
   kind: "disc" | "circle" | "square";
+  /** Its colour (`#rrggbb`) when known: compared with the item's text colour. */
+  colour?: string;
 }
 
 /** The marker character each shape becomes (all three are bullets of `LIST_MARKER`). */
@@ -100,6 +102,7 @@ export function bulletRuns(shapes: readonly BulletShape[], runs: readonly TextRu
       const size = Math.max(s.x1 - s.x0, s.y1 - s.y0);
       if (size < minSizeEm * em || size > maxSizeEm * em) return false;
       if (Math.abs(cy - (item.y0 + item.y1) / 2) > maxOffCentre * (item.y1 - item.y0)) return false;
+      if (!sameColour(s.colour, item.colour)) return false;
       return !other || otherGap > clearEm * em;
     };
     let item: TextRun | undefined;
@@ -124,4 +127,23 @@ export function bulletRuns(shapes: readonly BulletShape[], runs: readonly TextRu
     });
   }
   return out;
+}
+
+/**
+ * Whether a shape and a run have the same colour, when both are known. A list marker
+ * takes its item's text colour (CSS `::marker` inherits `color`); a chart legend draws
+ * a coloured swatch before black text. Channels may differ by a little (colour-space
+ * round trips).
+ */
+function sameColour(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined || a === b) return true;
+  const pa = rgb(a);
+  const pb = rgb(b);
+  if (!pa || !pb) return true;
+  return Math.abs(pa[0] - pb[0]) <= 24 && Math.abs(pa[1] - pb[1]) <= 24 && Math.abs(pa[2] - pb[2]) <= 24;
+}
+
+function rgb(hex: string): [number, number, number] | undefined {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  return m ? [Number.parseInt(m[1]!, 16), Number.parseInt(m[2]!, 16), Number.parseInt(m[3]!, 16)] : undefined;
 }

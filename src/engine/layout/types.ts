@@ -34,6 +34,8 @@ export interface TextRun extends Rect {
   angle: number;
   /** Per-glyph positions when asked for (char_details); absent otherwise. */
   chars?: RunChar[];
+  /** Fill colour (`#rrggbb`) when the format knows it: a list bullet drawn as a shape has its text's colour. */
+  colour?: string;
   /** OCR confidence per run (0..1); absent for a text layer (confidence 1). */
   confidence?: number;
   /** OCR character details (boxes in page units) passed through untouched. */
