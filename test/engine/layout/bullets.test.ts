@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { bulletRuns, layoutPage, type BulletShape, type TextRun } from "../../../src/engine/layout/index.js";
+import { run } from "./support.js";
+
+// Synthetic runs (10 pt, box top..top+10) and shapes: a 3.5 pt marker centred on the
+// line, as Chromium draws a CSS disc (0.31 em, ~0.75 em before the text).
+const shape = (x1: number, top: number, opts: Partial<BulletShape> = {}): BulletShape => {
+  const size = 3.5;
+  const cy = top + 5;
+  return { kind: "disc", x0: x1 - size, x1, y0: cy - size / 2, y1: cy + size / 2, ...opts };
+};
+
+const texts = (runs: TextRun[]) => runs.map((r) => r.text);
+
+describe("bulletRuns", () => {
+  it("turns a shape just before a line's first run into a marker run with the shape's box", () => {
+    const item = run("Apples arrive", 60, 100, { bold: true });
+    const out = bulletRuns([shape(52.5, 100)], [item]);
+    expect(out).toEqual([
+      {
+        text: "\u2022",
+        x0: 49,
+        x1: 52.5,
+        y0: 103.25,
+        y1: 106.75,
+        fontSize: 10,
+        bold: true,
+        italic: false,
+        mono: false,
+        math: false,
+        angle: 0,
+        chars: [{ text: "\u2022", x0: 49, x1: 52.5 }],
+      },
+    ]);
+  });
+
+  it("writes a disc as •, a circle as ◦ and a square as ▪", () => {
+    const runs = [run("one", 60, 100), run("two", 60, 120), run("three", 60, 140)];
+    const out = bulletRuns([shape(52.5, 100), shape(52.5, 120, { kind: "circle" }), shape(52.5, 140, { kind: "square" })], runs);
+    expect(texts(out)).toEqual(["\u2022", "\u25e6", "\u25aa"]);
+  });
+
+  it("wants a gap of 0.2 to 2.5 em before the text", () => {
+    const item = run("text", 60, 100);
+    expect(bulletRuns([shape(59, 100)], [item])).toEqual([]); // 0.1 em: touching the text
+    expect(bulletRuns([shape(58, 100)], [item])).toHaveLength(1); // 0.2 em
+    expect(bulletRuns([shape(35, 100)], [item])).toHaveLength(1); // 2.5 em
+    expect(bulletRuns([shape(30, 100)], [item])).toEqual([]); // 3 em: something else
+  });
+
+  it("wants a size of 0.15 to 0.7 em", () => {
+    const item = run("text", 60, 100);
+    const sized = (size: number): BulletShape => ({ kind: "disc", x0: 52 - size, x1: 52, y0: 105 - size / 2, y1: 105 + size / 2 });
+    expect(bulletRuns([sized(1)], [item])).toEqual([]);
+    expect(bulletRuns([sized(2)], [item])).toHaveLength(1);
+    expect(bulletRuns([sized(6.5)], [item])).toHaveLength(1);
+    expect(bulletRuns([sized(8)], [item])).toEqual([]);
+  });
+
+  it("wants the shape vertically centred on the line", () => {
+    const item = run("text", 60, 100);
+    expect(bulletRuns([shape(52.5, 102)], [item])).toHaveLength(1); // 0.2 of the height off
+    expect(bulletRuns([shape(52.5, 104)], [item])).toEqual([]); // at the baseline's end of the box
+    expect(bulletRuns([shape(52.5, 96)], [item])).toEqual([]);
+  });
+
+  it("ignores a shape inside a line (text close on its other side) or over text", () => {
+    const before = run("Home", 20, 100);
+    const after = run("About", 60, 100);
+    // "Home • About": 1 em or less from the previous word.
+    expect(bulletRuns([shape(52.5, 100)], [{ ...before, x1: 44 }, after])).toEqual([]);
+    // A column to the left, 3 em away, does not make it mid-line.
+    expect(bulletRuns([shape(52.5, 100)], [{ ...before, x1: 19 }, after])).toHaveLength(1);
+    // Over a word.
+    expect(bulletRuns([shape(64, 100)], [after])).toEqual([]);
+  });
+
+  it("puts a right-to-left item's marker on its right", () => {
+    const hebrew = run("פריט ראשון", 100, 100);
+    const marker = { kind: "disc" as const, x0: 157.5, x1: 161, y0: 103.25, y1: 106.75 };
+    expect(texts(bulletRuns([marker], [hebrew]))).toEqual(["\u2022"]);
+    // Left of a right-to-left run is where its line ends: no marker there.
+    expect(bulletRuns([shape(92.5, 100)], [hebrew])).toEqual([]);
+    // Right of a left-to-right run likewise.
+    expect(bulletRuns([marker], [run("plain words", 100, 100)])).toEqual([]);
+  });
+
+  it("wants the item's colour when both are known", () => {
+    const item = run("Revenue", 60, 100, { colour: "#000000" });
+    expect(bulletRuns([shape(52.5, 100, { colour: "#dc3912" })], [item])).toEqual([]); // a legend swatch
+    expect(bulletRuns([shape(52.5, 100, { colour: "#0a0a0a" })], [item])).toHaveLength(1);
+    expect(bulletRuns([shape(52.5, 100, { colour: "#dc3912" })], [{ ...item, colour: "#dc3912" }])).toHaveLength(1);
+    expect(bulletRuns([shape(52.5, 100, { colour: "#dc3912" })], [run("Revenue", 60, 100)])).toHaveLength(1);
+  });
+
+  it("gives an item one marker, and none to rotated text", () => {
+    const item = run("text", 60, 100);
+    expect(bulletRuns([shape(52.5, 100), shape(52, 100)], [item])).toHaveLength(1);
+    expect(bulletRuns([shape(52.5, 100)], [{ ...item, angle: 90 }])).toEqual([]);
+  });
+});
+
+describe("layoutPage: bullets", () => {
+  // A list whose markers were drawn as shapes: without them, one paragraph.
+  const runs = [
+    run("First item of the list", 60, 100),
+    run("Second item, long enough that it", 60, 112),
+    run("wraps onto a second line", 60, 124),
+    run("Nested item", 90, 136),
+    run("Third item", 60, 148),
+  ];
+  const bullets = [shape(52.5, 100), shape(52.5, 112), shape(82.5, 136, { kind: "circle" }), shape(52.5, 148), shape(300, 400)];
+
+  it("finds no list, and merges the first items, without the shapes", () => {
+    const blocks = layoutPage({ width: 400, height: 500, runs });
+    expect(blocks.some((b) => b.kind === "list")).toBe(false);
+    expect(blocks[0]!.text).toBe("First item of the list Second item, long enough that it wraps onto a second line");
+  });
+
+  it("makes each marked line a list item, levelled by indentation, with the marker first in char boxes", () => {
+    const blocks = layoutPage({ width: 400, height: 500, runs, bullets }, { chars: true });
+    expect(blocks.map((b) => [b.kind, b.text, b.listLevel])).toEqual([
+      ["list", "\u2022 First item of the list", 0],
+      ["list", "\u2022 Second item, long enough that it wraps onto a second line", 0],
+      ["list", "\u25e6 Nested item", 1],
+      ["list", "\u2022 Third item", 0],
+    ]);
+    const second = blocks[1]!;
+    expect(second.chars![0]).toMatchObject({ text: "\u2022", x0: 49, x1: 52.5, y0: 115.25, y1: 118.75 });
+    expect(second.x0).toBe(49);
+  });
+
+  it("drops a shape that matches no line", () => {
+    const without = layoutPage({ width: 400, height: 500, runs });
+    const blocks = layoutPage({ width: 400, height: 500, runs, bullets: [shape(300, 400)] });
+    expect(blocks).toEqual(without);
+  });
+});
