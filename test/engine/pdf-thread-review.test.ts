@@ -177,6 +177,33 @@ describe("ThreadedPdf.close()", () => {
   }, 20_000);
 });
 
+describe("ThreadedPdf.close(): a given-up document's thread", () => {
+  it("takes new documents as soon as the pages it was reading are answered, not 1 s later", async () => {
+    const bytes = await pages(4);
+    const pdf = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: 1 });
+    await pdf.opened;
+    let posted!: () => void;
+    const pagePosted = new Promise<void>((r) => (posted = r));
+    tapThreads((m) => m.op === "page" && posted());
+    const reading = pdf.readPages([1, 2, 3, 4], OPTIONS);
+    await pagePosted;
+    pdf.close();
+    const closedAt = Date.now();
+    await reading;
+    // As many threads as the pool holds: one kept from new work would make it start another.
+    const size = parserThreadStats().threads;
+    const within = Date.now() - closedAt < 1_000;
+    const next = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: size });
+    try {
+      await next.opened;
+      // (Past 1 s the grace timer has let the thread go either way: nothing to tell.)
+      if (within) expect(parserThreadStats().threads).toBe(size);
+    } finally {
+      next.close();
+    }
+  });
+});
+
 describe("pdfjs: why a parser thread finishes a page before destroying its document", () => {
   it("never settles an operator list that destroy() cut short", async () => {
     const doc = await openPdf(await pages(1), { glyphPaths: false });

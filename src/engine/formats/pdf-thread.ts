@@ -213,6 +213,8 @@ export class ThreadedPdf {
   readonly #on = new Map<ParserThread, Promise<unknown>>();
   /** This document's requests still running, per thread. */
   readonly #running = new Map<ParserThread, number>();
+  /** Per thread this document was given up on while busy there: gives the thread back. */
+  readonly #release = new Map<ParserThread, () => void>();
   #closed = false;
   readonly opened: Promise<OpenedPdf>;
 
@@ -273,7 +275,11 @@ export class ThreadedPdf {
 
   #track<T>(thread: ParserThread, request: Promise<T>): Promise<T> {
     this.#running.set(thread, (this.#running.get(thread) ?? 0) + 1);
-    const done = (): void => void this.#running.set(thread, this.#running.get(thread)! - 1);
+    const done = (): void => {
+      const left = this.#running.get(thread)! - 1;
+      this.#running.set(thread, left);
+      if (left === 0) this.#release.get(thread)?.();
+    };
     request.then(done, done);
     return request;
   }
@@ -295,11 +301,18 @@ export class ThreadedPdf {
     for (const [thread, running] of this.#running) {
       if (running === 0) continue;
       thread.abandoned++;
-      const timer = setTimeout(() => {
+      // New work again as soon as this document's requests there are answered.
+      const release = (): void => {
+        if (!this.#release.delete(thread)) return;
+        clearTimeout(timer);
         thread.abandoned--;
+      };
+      const timer = setTimeout(() => {
+        release();
         if (this.#running.get(thread)! > 0) thread.stop("a page was still being read after its document was given up");
       }, ABANDON_GRACE_MS);
       timer.unref();
+      this.#release.set(thread, release);
     }
   }
 }
