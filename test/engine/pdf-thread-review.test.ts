@@ -11,8 +11,8 @@ import { pdfFormat } from "../../src/engine/formats/pdf.js";
 import type { TextPageOptions, TextPageResult } from "../../src/engine/formats/pdf-page.js";
 import { openPdf } from "../../src/engine/formats/pdf-load.js";
 import { ThreadedPdf, parserThreadStats } from "../../src/engine/formats/pdf-thread.js";
-import { buildPdf } from "../support/pdf-fixtures.js";
-import { tempDir } from "../support/system.js";
+import { buildPdf, sofficePdf } from "../support/pdf-fixtures.js";
+import { missing, tempDir } from "../support/system.js";
 import { parsePdf } from "./pdf-helpers.js";
 
 const OPTIONS: TextPageOptions = { chars: false, removeWatermark: false, imageData: false, maxImagePixels: 1e8, detectScans: true };
@@ -274,6 +274,22 @@ describe("pdf: a Node Buffer as input", () => {
     const scanned = await parsePdf(Buffer.from(await buildPdf([{ texts: [{ text: "Buffer scan", x: 72, y: 80, size: 28 }] }])), { parseMode: "scan" });
     expect(scanned.elements.map((e) => e.text)).toEqual(["Buffer scan"]);
   }, 60_000);
+});
+
+describe.skipIf(missing("soffice"))("pdf: a password-protected document on two threads", () => {
+  it("answers 40423 without or with a wrong password, and every thread opens it with the right one", async () => {
+    const body = Array.from({ length: 10 }, (_, i) => `<p style="page-break-after: always">Locked page ${i + 1}</p>`).join("");
+    const locked = await sofficePdf(`<html><body>${body}</body></html>`, { password: "s3cret" });
+    const log = tapThreads();
+    await expect(parsePdf(locked, { limits: { pdfThreads: 2 } })).rejects.toMatchObject({ code: 40423 });
+    await expect(parsePdf(locked, { password: "wrong", limits: { pdfThreads: 2 } })).rejects.toMatchObject({ code: 40423 });
+    const doc = await parsePdf(locked, { password: "s3cret", limits: { pdfThreads: 2 } });
+    expect(doc.failedPages).toBeUndefined();
+    expect(doc.elements.map((e) => e.text)).toEqual(Array.from({ length: 10 }, (_, i) => `Locked page ${i + 1}`));
+    // Ten pages on two threads: the document was opened on both.
+    const opens = log.filter((m) => m.op === "open" && m.doc === log.at(-1)!.doc);
+    expect(new Set(opens.map((m) => m.worker)).size).toBe(2);
+  }, 120_000);
 });
 
 describe("pdf: a text page with an image beside a scanned page", () => {
