@@ -114,6 +114,8 @@ const DISCS = ["Apples arrive on Monday", "Pears come from the northern orchard,
 const NESTED = ["Keep the crates off the floor", "Check the labels twice"];
 const SQUARES = ["Crates go to aisle four", "Boxes go to aisle five"];
 const CIRCLES = ["Lemons need a dry shelf", "Limes share it"];
+// Inside markers sit over 1 em before their text, where a line could be cut.
+const INSIDE = ["Figs sit inside", "Dates too"];
 const NUMBERED = ["Unload the truck", "Count the crates"];
 const CLOSING = "That is all for this week.";
 const FONT_SIZE = 12;
@@ -130,6 +132,7 @@ describe.skipIf(missing("chromium", "pdftotext"))("pdf: list bullets drawn as sh
 <ul><li>${DISCS[0]}</li><li>${DISCS[1]}<ul>${li(NESTED)}</ul></li><li>${DISCS[2]}</li></ul>
 <ul style="list-style: square">${li(SQUARES)}</ul>
 <ul style="list-style: circle">${li(CIRCLES)}</ul>
+<ul style="list-style-position: inside">${li(INSIDE)}</ul>
 <ol>${li(NUMBERED)}</ol>
 <p>${CLOSING}</p>
 </body></html>`;
@@ -150,6 +153,7 @@ describe.skipIf(missing("chromium", "pdftotext"))("pdf: list bullets drawn as sh
       ["ListItem", `• ${DISCS[2]}`],
       ...SQUARES.map((t) => ["ListItem", `▪ ${t}`]),
       ...CIRCLES.map((t) => ["ListItem", `◦ ${t}`]),
+      ...INSIDE.map((t) => ["ListItem", `• ${t}`]),
       ...NUMBERED.map((t, i) => ["ListItem", `${i + 1}. ${t}`]),
       ["NarrativeText", CLOSING],
     ]);
@@ -170,7 +174,7 @@ describe.skipIf(missing("chromium", "pdftotext"))("pdf: list bullets drawn as sh
 
   it("puts the marker first in char_details, at the shape: before the item's first word, centred on it, inside the item", () => {
     const items = result.elements.filter((e) => e.type === "ListItem" && !/^\d/.test(e.text));
-    expect(items).toHaveLength(9);
+    expect(items).toHaveLength(11);
     for (const e of items) {
       const chars = e.char_details ?? [];
       expect(chars.map((c) => c.text).join("")).toBe(e.text);

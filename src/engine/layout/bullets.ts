@@ -7,7 +7,7 @@ import type { Rect, TextRun } from "./types.js";
  * so a list's text never holds its markers and its items read as one paragraph. A
  * format hands the page's small closed shapes over as {@link BulletShape}s; those that
  * sit where a bullet sits — just before the first run of a line, vertically centred on
- * it, about a third of its font size — become a one-character run ("•", "◦", "▪"), and
+ * it, about a third of its font size — become a marker run ("• ", "◦ ", "▪ "), and
  * list detection (blocks.ts `LIST_MARKER`, list levels in classify.ts) takes over as for
  * a bullet glyph. Shapes that match no line are decoration and dropped.
  */
@@ -63,8 +63,9 @@ const level = (r: TextRun): boolean => Math.abs(r.angle) < 2 || Math.abs(r.angle
 /**
  * The marker runs of shapes that sit before a line's first run: to its left on a
  * left-to-right run, to its right on a right-to-left one (the run's letters decide, as
- * the bidi pass does). A marker run has the shape's box, the item run's font size and
- * style, and a glyph position (for char_details). At most one marker per item run.
+ * the bidi pass does). A marker run covers the shape and the gap to the item, has the
+ * item run's font size and style, and glyph positions (for char_details): the shape's
+ * box for the marker, the gap for the space. At most one marker per item run.
  */
 export function bulletRuns(shapes: readonly BulletShape[], runs: readonly TextRun[], options: BulletOptions = {}): TextRun[] {
   const { minGapEm = 0.2, maxGapEm = 2.5, minSizeEm = 0.15, maxSizeEm = 0.7, maxOffCentre = 0.3, clearEm = 1 } = options;
@@ -110,23 +111,37 @@ export function bulletRuns(shapes: readonly BulletShape[], runs: readonly TextRu
     else if (left && isRtl(left) && fits(left, s.x0 - left.x1, right, right ? right.x0 - s.x1 : Infinity)) item = left;
     if (!item) continue;
     taken.add(item);
-    const text = BULLET_TEXT[s.kind];
-    out.push({
-      text,
-      x0: s.x0,
-      y0: s.y0,
-      x1: s.x1,
-      y1: s.y1,
-      fontSize: item.fontSize,
-      bold: item.bold,
-      italic: item.italic,
-      mono: item.mono,
-      math: false,
-      angle: 0,
-      chars: [{ text, x0: s.x0, x1: s.x1 }],
-    });
+    out.push(markerRun(s, item, item === left));
   }
   return out;
+}
+
+/**
+ * The marker run of shape `s` before `item`: its text is the marker and the space after
+ * it (`"• "`; `" •"` in drawing order when the item reads right to left), its box spans
+ * the shape and the gap up to the item, so no gap is left between them — Chromium puts
+ * an `inside` marker, and an `outside` one at small sizes, over 1 em before the text,
+ * where a line may be cut (lines.ts) and the marker would become a line of its own. The
+ * glyph positions keep the shape's box for the marker and the gap for the space.
+ */
+function markerRun(s: BulletShape, item: TextRun, rtl: boolean): TextRun {
+  const mark = BULLET_TEXT[s.kind];
+  const space = rtl ? { text: " ", x0: item.x1, x1: s.x0 } : { text: " ", x0: s.x1, x1: item.x0 };
+  const glyph = { text: mark, x0: s.x0, x1: s.x1 };
+  return {
+    text: rtl ? ` ${mark}` : `${mark} `,
+    x0: rtl ? item.x1 : s.x0,
+    y0: s.y0,
+    x1: rtl ? s.x1 : item.x0,
+    y1: s.y1,
+    fontSize: item.fontSize,
+    bold: item.bold,
+    italic: item.italic,
+    mono: item.mono,
+    math: false,
+    angle: 0,
+    chars: rtl ? [space, glyph] : [glyph, space],
+  };
 }
 
 /**

@@ -13,14 +13,14 @@ const shape = (x1: number, top: number, opts: Partial<BulletShape> = {}): Bullet
 const texts = (runs: TextRun[]) => runs.map((r) => r.text);
 
 describe("bulletRuns", () => {
-  it("turns a shape just before a line's first run into a marker run with the shape's box", () => {
+  it("turns a shape just before a line's first run into a marker run reaching the run, the marker char on the shape", () => {
     const item = run("Apples arrive", 60, 100, { bold: true });
     const out = bulletRuns([shape(52.5, 100)], [item]);
     expect(out).toEqual([
       {
-        text: "\u2022",
+        text: "\u2022 ",
         x0: 49,
-        x1: 52.5,
+        x1: 60,
         y0: 103.25,
         y1: 106.75,
         fontSize: 10,
@@ -29,7 +29,10 @@ describe("bulletRuns", () => {
         mono: false,
         math: false,
         angle: 0,
-        chars: [{ text: "\u2022", x0: 49, x1: 52.5 }],
+        chars: [
+          { text: "\u2022", x0: 49, x1: 52.5 },
+          { text: " ", x0: 52.5, x1: 60 },
+        ],
       },
     ]);
   });
@@ -37,7 +40,7 @@ describe("bulletRuns", () => {
   it("writes a disc as •, a circle as ◦ and a square as ▪", () => {
     const runs = [run("one", 60, 100), run("two", 60, 120), run("three", 60, 140)];
     const out = bulletRuns([shape(52.5, 100), shape(52.5, 120, { kind: "circle" }), shape(52.5, 140, { kind: "square" })], runs);
-    expect(texts(out)).toEqual(["\u2022", "\u25e6", "\u25aa"]);
+    expect(texts(out)).toEqual(["\u2022 ", "\u25e6 ", "\u25aa "]);
   });
 
   it("wants a gap of 0.2 to 2.5 em before the text", () => {
@@ -78,7 +81,18 @@ describe("bulletRuns", () => {
   it("puts a right-to-left item's marker on its right", () => {
     const hebrew = run("פריט ראשון", 100, 100);
     const marker = { kind: "disc" as const, x0: 157.5, x1: 161, y0: 103.25, y1: 106.75 };
-    expect(texts(bulletRuns([marker], [hebrew]))).toEqual(["\u2022"]);
+    // In drawing order (the bidi pass reads the line right to left): space, then marker.
+    expect(bulletRuns([marker], [hebrew])).toMatchObject([
+      {
+        text: " \u2022",
+        x0: 150,
+        x1: 161,
+        chars: [
+          { text: " ", x0: 150, x1: 157.5 },
+          { text: "\u2022", x0: 157.5, x1: 161 },
+        ],
+      },
+    ]);
     // Left of a right-to-left run is where its line ends: no marker there.
     expect(bulletRuns([shape(92.5, 100)], [hebrew])).toEqual([]);
     // Right of a left-to-right run likewise.
@@ -128,6 +142,23 @@ describe("layoutPage: bullets", () => {
     const second = blocks[1]!;
     expect(second.chars![0]).toMatchObject({ text: "\u2022", x0: 49, x1: 52.5, y0: 115.25, y1: 118.75 });
     expect(second.x0).toBe(49);
+  });
+
+  it("keeps a marker drawn over 1 em before its text on the text's line (inside markers, small type)", () => {
+    const far = [run("Inside one", 70, 100), run("Inside two", 70, 112)];
+    const blocks = layoutPage({ width: 400, height: 500, runs: far, bullets: [shape(58.5, 100), shape(58.5, 112)] });
+    expect(blocks.map((b) => [b.kind, b.text])).toEqual([
+      ["list", "\u2022 Inside one"],
+      ["list", "\u2022 Inside two"],
+    ]);
+  });
+
+  it("reads a right-to-left item's marker first", () => {
+    // A PDF draws right-to-left words left to right: runs hold them in drawing order.
+    const drawn = [..."פריט ראשון"].reverse().join("");
+    const blocks = layoutPage({ width: 400, height: 500, runs: [run(drawn, 100, 100)], bullets: [{ kind: "disc", x0: 157.5, x1: 161, y0: 103.25, y1: 106.75 }] }, { chars: true });
+    expect(blocks.map((b) => [b.kind, b.text])).toEqual([["list", "\u2022 פריט ראשון"]]);
+    expect(blocks[0]!.chars![0]).toMatchObject({ text: "\u2022", x0: 157.5, x1: 161 });
   });
 
   it("drops a shape that matches no line", () => {
