@@ -198,6 +198,14 @@ describe.skipIf(missing("chromium", "pdftotext"))("pdf: list bullets drawn as sh
     }
   });
 
+  it("finds the same items on the page turned by /Rotate (shapes go into the reading frame)", async () => {
+    const { PDFDocument, degrees } = await import("pdf-lib");
+    const doc = await PDFDocument.load(bytes);
+    doc.getPage(0).setRotation(degrees(90));
+    const turned = await parse(await doc.save());
+    expect(turned.elements.map((e) => [e.type, norm(e.text)])).toEqual(result.elements.map((e) => [e.type, norm(e.text)]));
+  }, 60_000);
+
   it("leaves numbered items as their text has them", () => {
     const numbered = result.elements.filter((e) => /^\d\./.test(e.text));
     expect(numbered.map((e) => e.char_details![0]!.text)).toEqual(["1", "2"]);
