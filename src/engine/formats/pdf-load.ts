@@ -126,7 +126,31 @@ export interface OpenPdfOptions {
 export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): Promise<PdfDocument> {
   const pdfjs = await loadPdfjs();
   const dir = pdfjsDir();
-  const task = pdfjs.getDocument({
+  let task: ReturnType<Pdfjs["getDocument"]>;
+  try {
+    task = startLoading(pdfjs, dir, bytes, options);
+  } catch (cause) {
+    // getDocument checks its arguments synchronously (e.g. an unusable data buffer).
+    throw pdfError(cause);
+  }
+  try {
+    const doc = await task.promise;
+    if (options.glyphPaths === false) {
+      // With font faces "enabled", pdfjs would install each font in the DOM, which Node
+      // lacks (and then ask the worker for a fallback font): nothing to install here.
+      const transport = (doc as unknown as { _transport?: { fontLoader?: { bind: (font: unknown) => Promise<void> } } })._transport;
+      if (transport?.fontLoader) transport.fontLoader.bind = () => Promise.resolve();
+    }
+    return doc;
+  } catch (cause) {
+    void task.destroy();
+    throw pdfError(cause);
+  }
+}
+
+/** pdfjs' loading task for `bytes`, with options that never fetch anything. */
+function startLoading(pdfjs: Pdfjs, dir: string, bytes: Uint8Array, options: OpenPdfOptions): ReturnType<Pdfjs["getDocument"]> {
+  return pdfjs.getDocument({
     worker: sharedWorker(pdfjs),
     // A plain Uint8Array copy: pdfjs refuses a Node Buffer (whose slice() would be a view).
     data: options.copy === false ? bytes : new Uint8Array(bytes),
@@ -146,19 +170,6 @@ export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): 
     maxImageSize: options.maxImagePixels ?? 100_000_000,
     verbosity: 0,
   });
-  try {
-    const doc = await task.promise;
-    if (options.glyphPaths === false) {
-      // With font faces "enabled", pdfjs would install each font in the DOM, which Node
-      // lacks (and then ask the worker for a fallback font): nothing to install here.
-      const transport = (doc as unknown as { _transport?: { fontLoader?: { bind: (font: unknown) => Promise<void> } } })._transport;
-      if (transport?.fontLoader) transport.fontLoader.bind = () => Promise.resolve();
-    }
-    return doc;
-  } catch (cause) {
-    void task.destroy();
-    throw pdfError(cause);
-  }
 }
 
 /** Maps a pdfjs failure to a DocParseError. */

@@ -48,17 +48,21 @@ export function start(pdfjs: unknown, pdfjsWorker: unknown): void {
 }
 
 function answer(port: NonNullable<typeof parentPort>, request: ThreadRequest): void {
-  void handle(request).then(
-    (answer) => {
-      if (answer) port.postMessage(answer.reply, answer.transfer);
-    },
-    (error: unknown) => {
-      if (request.op === "close") return;
-      const e = pdfError(error, request.op === "page" ? request.page : undefined);
-      const reply: ThreadReply = { id: request.id, ok: false, error: { code: e.code, message: e.message } };
-      port.postMessage(reply);
-    },
-  );
+  const fail = (error: unknown): void => {
+    if (request.op === "close") return;
+    const e = pdfError(error, request.op === "page" ? request.page : undefined);
+    const reply: ThreadReply = { id: request.id, ok: false, error: { code: e.code, message: e.message } };
+    port.postMessage(reply);
+  };
+  void handle(request).then((answer) => {
+    if (!answer) return;
+    try {
+      port.postMessage(answer.reply, answer.transfer);
+    } catch (error) {
+      // An answer that cannot be sent fails its request, not the thread.
+      fail(error);
+    }
+  }, fail);
 }
 
 async function handle(request: ThreadRequest): Promise<{ reply: ThreadReply; transfer?: ArrayBuffer[] } | undefined> {

@@ -74,7 +74,13 @@ const keep = [[Array.prototype, "push"], [JSON, "parse"], [JSON, "stringify"]].m
 
 function workerData(): { url: string; pdfjs: string; pdfjsWorker: string; tsx?: string } {
   const require = createRequire(import.meta.url);
-  const resolved = (specifier: string): string => pathToFileURL(require.resolve(specifier)).href;
+  const resolved = (specifier: string): string => {
+    try {
+      return pathToFileURL(require.resolve(specifier)).href;
+    } catch (cause) {
+      throw new DocParseError(LocalErrorCode.MissingDependency, "PDF parsing needs pdfjs-dist: npm install pdfjs-dist@5.6.205", { cause });
+    }
+  };
   const pdfjs = { pdfjs: resolved("pdfjs-dist/legacy/build/pdf.mjs"), pdfjsWorker: resolved("pdfjs-dist/legacy/build/pdf.worker.mjs") };
   const fromSource = import.meta.url.endsWith(".ts");
   const url = new URL(`./pdf-thread-worker.${fromSource ? "ts" : "js"}`, import.meta.url).href;
@@ -100,6 +106,8 @@ class ParserThread {
     this.#rest();
     this.#worker.on("message", (reply: ThreadReply) => this.#settle(reply));
     this.#worker.on("error", (error) => this.#die(error));
+    // An answer that cannot be decoded would leave its request waiting: stop the thread.
+    this.#worker.on("messageerror", (error) => this.stop(`an answer could not be read: ${error.message}`));
     this.#worker.on("exit", (code) => this.#die(new Error(`exited with code ${code}`)));
   }
 

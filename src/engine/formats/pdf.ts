@@ -194,12 +194,19 @@ function bounded<T>(work: Promise<T>, deadline: number, ctx: FormatContext): Pro
   const ms = deadline - Date.now();
   if (ms <= 0) return Promise.reject(timeout(ctx.limits.timeoutMs));
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(timeout(ctx.limits.timeoutMs)), ms);
-    const onAbort = (): void => reject(abortError(ctx.signal));
-    ctx.signal?.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => {
+    // Settled by the work, the deadline or the signal, whichever comes first; the timer and
+    // the listener go at once, so work that never settles holds nothing.
+    const done = (settle: () => void): void => {
       clearTimeout(timer);
       ctx.signal?.removeEventListener("abort", onAbort);
-    });
+      settle();
+    };
+    const timer = setTimeout(() => done(() => reject(timeout(ctx.limits.timeoutMs))), ms);
+    const onAbort = (): void => done(() => reject(abortError(ctx.signal)));
+    ctx.signal?.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => done(() => resolve(value)),
+      (error: unknown) => done(() => reject(error)),
+    );
   });
 }
