@@ -48,10 +48,17 @@ export function assignListLevels(blocks: readonly Block[]): void {
   const lists = blocks.filter((b) => b.kind === "list");
   if (lists.length === 0) return;
   const em = lists.reduce((s, b) => s + b.fontSize, 0) / lists.length;
-  // Where each item starts, as a distance that grows with nesting.
-  const starts = lists.map((b) => (hasRtl(b.text) && rtlWins(countDirection(b.text)) ? -b.x1 : b.x0));
-  const levels = distinct(starts, 0.6 * em);
-  for (const [i, b] of lists.entries()) b.listLevel = Math.max(0, levels.findIndex((x) => Math.abs(x - starts[i]!) <= 0.6 * em));
+  const rtl = lists.filter((b) => hasRtl(b.text) && rtlWins(countDirection(b.text)));
+  // Each direction on its own scale: where an item starts, a distance growing with nesting.
+  const level = (items: readonly Block[], start: (b: Block) => number): void => {
+    const levels = distinct(items.map(start), 0.6 * em);
+    for (const b of items) b.listLevel = Math.max(0, levels.findIndex((x) => Math.abs(x - start(b)) <= 0.6 * em));
+  };
+  level(
+    lists.filter((b) => !rtl.includes(b)),
+    (b) => b.x0,
+  );
+  level(rtl, (b) => -b.x1);
 }
 
 /**
