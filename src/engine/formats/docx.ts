@@ -69,11 +69,11 @@ export async function parseDocx(bytes: Uint8Array, ctx: FormatContext): Promise<
   const xml = zip.text(mainPart);
   if (xml === undefined) throw new DocParseError(40422, "The DOCX has no main document part (word/document.xml)");
   const dir = mainPart.slice(0, mainPart.lastIndexOf("/"));
-  const [root, styles, rels] = await Promise.all([
-    parseXml(xml, mainPart),
-    readStyles(zip.text(`${dir}/styles.xml`)),
-    readRels(zip.text(`${dir}/_rels/${mainPart.slice(dir.length + 1)}.rels`), dir),
-  ]);
+  // Every part is read (which can throw) before any parse starts: a parse already under
+  // way when a later read throws would reject with nobody listening.
+  const stylesXml = zip.text(`${dir}/styles.xml`);
+  const relsXml = zip.text(`${dir}/_rels/${mainPart.slice(dir.length + 1)}.rels`);
+  const [root, styles, rels] = await Promise.all([parseXml(xml, mainPart), readStyles(stylesXml), readRels(relsXml, dir)]);
   const body = find(root, "w:body");
   if (!body) throw new DocParseError(40422, "The DOCX main part has no body");
   const st: WalkState = { elements: [], page: 1, fields: [], noteRefs: [], charts: [], styles, rels, zip, signal: ctx.signal };

@@ -207,6 +207,34 @@ describe("docx: bad input", () => {
     expect(codeOf(await parse(await zip.generateAsync({ type: "uint8array" })).catch((e: unknown) => e))).toBe(40422);
   });
 
+  it("fails once, with no stray rejection, when broken styles meet a part that inflates past its size", async () => {
+    const zip = new JSZip();
+    const documentXml = `<w:document xmlns:w="x"><w:body><w:p><w:r><w:t>Hi</w:t></w:r></w:p></w:body></w:document>`;
+    const stylesXml = `<w:styles><w:style w:styleId="a"><w:name"broken`;
+    zip.file("word/document.xml", documentXml);
+    zip.file("word/styles.xml", stylesXml);
+    zip.file("word/_rels/document.xml.rels", `<Relationships>${" ".repeat(4096)}</Relationships>`);
+    const bytes = await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" });
+    // The relationships entry declares 10 bytes and inflates to 4 KB: reading it throws.
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    for (let i = 0; i + 46 < bytes.length; i++) {
+      if (view.getUint32(i, true) !== 0x02014b50) continue;
+      const name = new TextDecoder().decode(bytes.subarray(i + 46, i + 46 + view.getUint16(i + 28, true)));
+      if (name.endsWith(".rels")) view.setUint32(i + 24, 10, true);
+    }
+    const stray: unknown[] = [];
+    const onStray = (reason: unknown): void => void stray.push(reason);
+    process.on("unhandledRejection", onStray);
+    try {
+      const err = await parse(bytes, formatContext({ limits: { maxZipRatio: 1e9 } })).catch((e: unknown) => e);
+      expect(codeOf(err)).toBe(40422);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(stray).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onStray);
+    }
+  });
+
   it("refuses a zip bomb quickly (ratio and total uncompressed limits)", async () => {
     const zip = new JSZip();
     zip.file("word/document.xml", "<a>" + " ".repeat(8 * 1024 * 1024) + "</a>");
