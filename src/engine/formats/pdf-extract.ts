@@ -1,4 +1,4 @@
-import { contentToFrame, dominantAngle, frameSize, isCjk, toFrame, type BulletShape, type Frame, type PlacedImage, type Segment, type TextRun } from "../layout/index.js";
+import { contentToFrame, dominantAngle, frameSize, isCjk, markVerticalWriting, toFrame, type BulletShape, type Frame, type PlacedImage, type Segment, type TextRun } from "../layout/index.js";
 import type { PdfPage } from "./pdf-load.js";
 import { fontInfo, walkOperators, type FontInfo, type Matrix } from "./pdf-ops.js";
 import type { RawImage } from "./pdf-png.js";
@@ -74,7 +74,9 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
     if (raw) placed.raw = raw;
     images.push(placed);
   }
-  // Sideways text (rotated pages, landscape tables) is laid out in its own frame.
+  // Sideways text (rotated pages, landscape tables) is laid out in its own frame; so is
+  // vertical CJK set glyph by glyph with an upright font (its columns become lines).
+  markVerticalWriting(walked.runs);
   const frame: Frame = { angle: dominantAngle(walked.runs), width: viewport.width, height: viewport.height };
   const inFrame = contentToFrame(frame, walked.runs, walked.segments, images);
   if (chars && frame.angle !== 0) {

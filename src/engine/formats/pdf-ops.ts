@@ -145,9 +145,9 @@ interface State {
 
 // Compatibility characters fonts map glyphs to (ﬁ ligatures, Kangxi radicals such as ⽂
 // for 文, CJK compatibility ideographs, Hebrew and Arabic presentation forms such as ﻻ
-// for لا): read as their ordinary characters, like pdftotext does. Full-width
-// punctuation (，。) is left alone.
-const COMPAT = /[\u2e80-\u2eff\u2f00-\u2fdf\uf900-\ufaff\ufb00-\ufdff\ufe70-\ufefe]/;
+// for لا, vertical forms such as ︒ for 。): read as their ordinary characters, like
+// pdftotext does. Full-width punctuation (，。) is left alone.
+const COMPAT = /[\u2e80-\u2eff\u2f00-\u2fdf\uf900-\ufaff\ufb00-\ufdff\ufe10-\ufe19\ufe30-\ufe4f\ufe70-\ufefe]/;
 // Right-to-left letters (Hebrew, Arabic and their presentation forms).
 const RTL_GLYPH = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 const WHITESPACE = /^\s+$/;
