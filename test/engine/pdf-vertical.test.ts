@@ -50,4 +50,21 @@ describe.skipIf(missing("chromium", "pdftotext"))("pdf: vertical CJK set glyph b
     const p1 = result.elements[1]!.char_details!;
     expect(p1[1]!.coordinates[1]!).toBeGreaterThan(p1[0]!.coordinates[1]!);
   }, 60_000);
+
+  it("keeps a horizontal running head on a vertical page whole, and its glyphs out of the columns", async () => {
+    const body = "これは縦書きの段落です。ABCという英字も入ります。";
+    const html = `<!DOCTYPE html><html lang="ja"><head><meta charset="utf-8"><style>body { font-family: 'Noto Sans CJK JP'; font-size: 14pt; margin: 0.5in; } header { font-size: 9pt; } .v { writing-mode: vertical-rl; height: 7in; }</style></head><body><header>社内報 第12号 Company Newsletter</header><div class="v"><h1>${TITLE}</h1><p>${body}</p><p>${P2}</p></div></body></html>`;
+    const bytes = await chromiumPdf(html);
+    const { LocalParser } = await import("../../src/engine/local-parser.js");
+    const { MemoryAssetStore } = await import("../../src/engine/assets.js");
+    const result = await new LocalParser({ assets: new MemoryAssetStore() }).parse(bytes, { filename: "mixed.pdf", config: { capabilities: { include_char_details: true } } });
+    const texts = result.elements.map((e) => e.text);
+    // CJK is joined without spaces, as everywhere in the engine.
+    expect(texts).toContain("社内報第12号 Company Newsletter");
+    expect(texts).toContain(TITLE);
+    expect(texts).toContain(body);
+    expect(texts).toContain(P2);
+    expect(texts).toHaveLength(4);
+    for (const e of result.elements) expect((e.char_details ?? []).map((c) => c.text).join("")).toBe(e.text);
+  }, 60_000);
 });

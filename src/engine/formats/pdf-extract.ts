@@ -1,4 +1,4 @@
-import { contentToFrame, dominantAngle, frameSize, isCjk, markVerticalWriting, toFrame, type BulletShape, type Frame, type PlacedImage, type Segment, type TextRun } from "../layout/index.js";
+import { contentToFrame, dominantAngle, frameSize, isCjk, markVerticalWriting, toFrame, uprightLinesAsRuns, type BulletShape, type Frame, type PlacedImage, type Segment, type TextRun } from "../layout/index.js";
 import type { PdfPage } from "./pdf-load.js";
 import { fontInfo, walkOperators, type FontInfo, type Matrix } from "./pdf-ops.js";
 import type { RawImage } from "./pdf-png.js";
@@ -76,9 +76,9 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
   }
   // Sideways text (rotated pages, landscape tables) is laid out in its own frame; so is
   // vertical CJK set glyph by glyph with an upright font (its columns become lines).
-  markVerticalWriting(walked.runs);
-  const frame: Frame = { angle: dominantAngle(walked.runs), width: viewport.width, height: viewport.height };
-  const inFrame = contentToFrame(frame, walked.runs, walked.segments, images);
+  const runs = markVerticalWriting(walked.runs) ? uprightLinesAsRuns(walked.runs) : walked.runs;
+  const frame: Frame = { angle: dominantAngle(runs), width: viewport.width, height: viewport.height };
+  const inFrame = contentToFrame(frame, runs, walked.segments, images);
   if (chars && frame.angle !== 0) {
     // Glyph positions were measured along display x; in a turned frame, share out the run.
     for (const r of inFrame.runs) if (r.chars) r.chars = spread(r);

@@ -14,6 +14,6 @@ export { layoutPage, tableText, type PageContent, type PageLayoutOptions } from 
 export { finishDocument, type PageLayout, type OutlineEntry, type LaidElement, type DocumentOptions } from "./document.js";
 export { toDraftElements, normaliseBox, type ToDraftOptions } from "./to-draft.js";
 export { type Frame, frameSize, toFrame, fromFrame, dominantAngle, contentToFrame } from "./frame.js";
-export { markVerticalWriting } from "./vertical.js";
+export { markVerticalWriting, uprightLinesAsRuns } from "./vertical.js";
 export { findAlignedTables, type AlignedTableOptions } from "./aligned-tables.js";
 export { bulletRuns, BULLET_TEXT, type BulletShape, type BulletOptions } from "./bullets.js";

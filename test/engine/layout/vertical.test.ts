@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markVerticalWriting } from "../../../src/engine/layout/vertical.js";
+import { markVerticalWriting, uprightLinesAsRuns } from "../../../src/engine/layout/vertical.js";
 import type { TextRun } from "../../../src/engine/layout/index.js";
 import { run } from "./support.js";
 
@@ -46,5 +46,18 @@ describe("markVerticalWriting", () => {
     expect(markVerticalWriting(latin)).toBe(false);
     const words = [run("横書きの文章", 50, 50), run("二行目の文章", 50, 61), run("三行目の文章", 50, 72)];
     expect(markVerticalWriting(words)).toBe(false);
+  });
+
+  it("turns only the glyphs in columns: an upright heading across the page stays upright", () => {
+    const body = columns(["縦書きの見出しです", "これは縦書きの段落", "です次の段落"], 500, 80);
+    const head = rows(["社内報第十二号"], 50, 30);
+    const runs = [...head, ...body];
+    expect(markVerticalWriting(runs)).toBe(true);
+    expect(body.every((r) => r.angle === 270)).toBe(true);
+    expect(head.every((r) => r.angle === 0)).toBe(true);
+    // What stays upright becomes one run per line; the columns are left as they are.
+    const merged = uprightLinesAsRuns(runs);
+    expect(merged.filter((r) => r.angle === 0).map((r) => r.text)).toEqual(["社内報第十二号"]);
+    expect(merged.filter((r) => r.angle === 270)).toHaveLength(body.length);
   });
 });
