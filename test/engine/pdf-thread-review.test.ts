@@ -98,8 +98,9 @@ describe("parser threads: idle exit", () => {
     } finally {
       first.close();
     }
-    // 30 s without work: the thread is told to exit, its exit event still to come.
-    vi.advanceTimersByTime(30_000);
+    // 10 min without work (the last thread stays that long): the thread is told to exit,
+    // its exit event still to come.
+    vi.advanceTimersByTime(600_000);
     const next = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: 1 });
     try {
       expect((await next.opened).numPages).toBe(1);
@@ -107,7 +108,7 @@ describe("parser threads: idle exit", () => {
     } finally {
       next.close();
     }
-    vi.advanceTimersByTime(30_000);
+    vi.advanceTimersByTime(600_000);
     expect(parserThreadStats().threads).toBe(0);
   });
 
@@ -124,6 +125,11 @@ describe("parser threads: idle exit", () => {
     }
     expect(parserThreadStats().threads).toBe(2);
     vi.advanceTimersByTime(30_000);
+    // One exits after 30 s; the last one stays warm for the next document...
+    await until(() => parserThreadStats().threads === 1);
+    expect(parserThreadStats().threads).toBe(1);
+    // ...for 10 minutes.
+    vi.advanceTimersByTime(570_000);
     await until(() => parserThreadStats().threads === 0);
     expect(parserThreadStats().threads).toBe(0);
   });

@@ -22,8 +22,15 @@ const PAGES_PER_THREAD = 8;
 /** Page requests a thread holds at once per document, so it never waits for the next one. @default 2 */
 const IN_FLIGHT = 2;
 
-/** A thread with no work for this long exits (a new one starts on demand). @default 30 s */
+/** A thread with no work for this long exits, unless it is the last one (a new one starts on demand). @default 30 s */
 const IDLE_EXIT_MS = 30_000;
+
+/**
+ * The last thread stays this long without work: a fresh one costs the next document
+ * pdfjs' import and a cold JIT (~0.3 s), which a service parsing now and then would pay
+ * on every request. It never keeps the process alive. @default 10 min
+ */
+const LAST_THREAD_IDLE_EXIT_MS = 600_000;
 
 /**
  * After a document is given up (timeout, abort) with a request still running on a
@@ -156,7 +163,14 @@ class ParserThread {
   #rest(): void {
     this.#worker.unref();
     // Out of the pool at once, not at its exit event: a request sent in between would fail.
-    this.#idle = setTimeout(() => this.stop("idle"), IDLE_EXIT_MS);
+    this.#idleFor(IDLE_EXIT_MS, () => {
+      if (pool.length > 1) this.stop("idle");
+      else this.#idleFor(LAST_THREAD_IDLE_EXIT_MS - IDLE_EXIT_MS, () => this.stop("idle"));
+    });
+  }
+
+  #idleFor(ms: number, then: () => void): void {
+    this.#idle = setTimeout(then, ms);
     this.#idle.unref();
   }
 
@@ -176,7 +190,7 @@ const pool: ParserThread[] = [];
 
 /**
  * The parser threads now (diagnostics): how many run, and how many have requests in
- * flight. Idle threads exit after 30 s; one stuck on a given-up document is stopped.
+ * flight. Idle threads exit after 30 s (the last one after 10 min); one stuck on a given-up document is stopped.
  */
 export function parserThreadStats(): { threads: number; busy: number } {
   return { threads: pool.length, busy: pool.filter((t) => t.load > 0).length };
