@@ -190,7 +190,8 @@ const pool: ParserThread[] = [];
 
 /**
  * The parser threads now (diagnostics): how many run, and how many have requests in
- * flight. Idle threads exit after 30 s (the last one after 10 min); one stuck on a given-up document is stopped.
+ * flight. Idle threads exit after 30 s (the last one after 10 min); one stuck on a
+ * given-up document is stopped.
  */
 export function parserThreadStats(): { threads: number; busy: number } {
   return { threads: pool.length, busy: pool.filter((t) => t.load > 0).length };
