@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DocParseError } from "../../src/errors.js";
+import { NativeDecompressionStream } from "../../src/engine/formats/pdf-inflate.js";
 import type { TextPageOptions, TextPageResult } from "../../src/engine/formats/pdf-page.js";
 import { ThreadedPdf } from "../../src/engine/formats/pdf-thread.js";
 import { buildPdf } from "../support/pdf-fixtures.js";
@@ -33,6 +34,7 @@ describe("ThreadedPdf", () => {
     // The caller's bytes stay usable (each thread got its own copy) and its realm keeps the web global.
     expect(bytes.byteLength).toBeGreaterThan(0);
     expect(typeof (globalThis as { DecompressionStream?: unknown }).DecompressionStream).toBe("function");
+    expect((globalThis as { DecompressionStream?: unknown }).DecompressionStream).not.toBe(NativeDecompressionStream);
   });
 
   it("parses documents side by side on the shared threads", async () => {

@@ -339,3 +339,27 @@ export async function operatorBombPdf(megabytes: number): Promise<Uint8Array> {
   page.node.set(PDFName.of("Contents"), doc.context.register(stream));
   return doc.save();
 }
+
+/**
+ * A PDF written object by object, for structures pdf-lib will not write (nested or
+ * inconsistent page trees, odd tokens): `objects[i]` is the body of object i + 1 (object
+ * 1 must be the catalog). Streams are given as `{ dict, data }`; /Length is added.
+ */
+export function rawPdf(objects: (string | { dict: string; data: string })[]): Uint8Array {
+  const parts: Buffer[] = [Buffer.from("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "latin1")];
+  let length = parts[0]!.length;
+  const offsets: number[] = [];
+  for (const [i, body] of objects.entries()) {
+    offsets.push(length);
+    const text =
+      typeof body === "string"
+        ? `${i + 1} 0 obj\n${body}\nendobj\n`
+        : `${i + 1} 0 obj\n<< ${body.dict} /Length ${Buffer.byteLength(body.data, "latin1")} >>\nstream\n${body.data}\nendstream\nendobj\n`;
+    const chunk = Buffer.from(text, "latin1");
+    parts.push(chunk);
+    length += chunk.length;
+  }
+  const xref = [`xref\n0 ${objects.length + 1}\n`, "0000000000 65535 f \n", ...offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`)].join("");
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`, "latin1"));
+  return new Uint8Array(Buffer.concat(parts));
+}

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { DocParseError, LocalErrorCode } from "../../errors.js";
 import { DirectPort } from "./pdf-port.js";
+import { pdfjsWorkerModule } from "./pdfjs-patch.js";
 
 /**
  * Loading pdfjs-dist (legacy build, the one that runs on Node 20) and opening a
@@ -27,9 +28,9 @@ export function loadPdfjs(): Promise<Pdfjs> {
       // pdfjs looks for `globalThis.pdfjsWorker` before spawning a worker: giving it the
       // worker module runs the parser in this thread, with no file URL to resolve.
       const g = globalThis as { pdfjsWorker?: unknown };
-      // A non-literal specifier: the worker module ships no type declarations.
-      const workerModule = "pdfjs-dist/legacy/build/pdf.worker.mjs";
-      g.pdfjsWorker ??= (await import(workerModule)) as unknown;
+      // A computed specifier (the module ships no type declarations): the patched copy
+      // when docparse-rag's speed patches apply (pdfjs-patch.ts), else the original.
+      g.pdfjsWorker ??= (await import(pdfjsWorkerModule().url)) as unknown;
       const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
       pdfjs.GlobalWorkerOptions.workerSrc ||= "pdf.worker.mjs";
       return pdfjs;

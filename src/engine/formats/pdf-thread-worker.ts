@@ -1,6 +1,7 @@
 import { parentPort } from "node:worker_threads";
 import { DocParseError, LocalErrorCode } from "../../errors.js";
 import type { FontCache } from "./pdf-extract.js";
+import { installNativeInflate } from "./pdf-inflate.js";
 import { openPdf, pdfError, providePdfjs, type PdfDocument } from "./pdf-load.js";
 import { readOutline } from "./pdf-outline.js";
 import { compactLayout, pngBuffers, readTextPage, type TextPageOptions, type TextPageResult } from "./pdf-page.js";
@@ -13,10 +14,9 @@ import type { ThreadReply, ThreadRequest } from "./pdf-thread.js";
  * object). Several threads read one document's pages side by side.
  */
 
-// pdfjs prefers the web DecompressionStream when it exists; on Node its per-stream setup
-// costs more than pdfjs' own JavaScript inflate. Hidden in this thread's realm only: the
-// user's main thread keeps the global.
-delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
+// pdfjs inflates content streams through the web DecompressionStream; this thread's is
+// Node's zlib in one synchronous call (pdf-inflate.ts). The main thread keeps Node's own.
+installNativeInflate();
 
 interface OpenDocument {
   doc: Promise<PdfDocument>;

@@ -5,6 +5,7 @@ import { DocParseError, LocalErrorCode, type DocParseErrorCode } from "../../err
 import type { OutlineEntry } from "../layout/index.js";
 import { DEFAULT_PDF_THREADS } from "../limits.js";
 import type { TextPageOptions, TextPageResult } from "./pdf-page.js";
+import { pdfjsWorkerModule } from "./pdfjs-patch.js";
 
 /**
  * PDF parser threads: a small pool of `worker_threads` Workers, each with its own pdfjs
@@ -88,7 +89,8 @@ function workerData(): { url: string; pdfjs: string; pdfjsWorker: string; tsx?: 
       throw new DocParseError(LocalErrorCode.MissingDependency, "PDF parsing needs pdfjs-dist: npm install pdfjs-dist@5.6.205", { cause });
     }
   };
-  const pdfjs = { pdfjs: resolved("pdfjs-dist/legacy/build/pdf.mjs"), pdfjsWorker: resolved("pdfjs-dist/legacy/build/pdf.worker.mjs") };
+  // The worker module: with docparse-rag's speed patches when they apply (pdfjs-patch.ts).
+  const pdfjs = { pdfjs: resolved("pdfjs-dist/legacy/build/pdf.mjs"), pdfjsWorker: pdfjsWorkerModule().url };
   const fromSource = import.meta.url.endsWith(".ts");
   const url = new URL(`./pdf-thread-worker.${fromSource ? "ts" : "js"}`, import.meta.url).href;
   if (!fromSource) return { url, ...pdfjs };

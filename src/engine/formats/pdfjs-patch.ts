@@ -1,0 +1,369 @@
+import { createHash } from "node:crypto";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+/**
+ * Speed fixes to pdfjs-dist's worker module (the PDF parser), applied to a copy of it.
+ *
+ * Profiles of text extraction showed pdfjs spending a fifth of its time in places a small
+ * change fixes without changing what it parses: a page lookup that rescans flat page
+ * trees (quadratic in the page count), a reference set that builds a new string key on
+ * every lookup, and a lexer that joins names and hex strings from one-character strings.
+ * The fixes are plain source edits, each matched against the exact text of the pinned
+ * pdfjs-dist release: a different build gets none of them (all or nothing) and runs as
+ * shipped. The patched copy is written once to `node_modules/.cache/docparse-rag` (or a
+ * private folder in the temp directory), checked byte for byte before every use, and
+ * imported instead of the original. `DOCPARSE_PDFJS_PATCHES=0` turns them off.
+ */
+
+/** One edit of pdfjs' worker module: `find` must occur exactly once. */
+export interface PdfjsPatch {
+  name: string;
+  /** What it fixes, for the reader of a profile. */
+  why: string;
+  find: string;
+  replace: string;
+}
+
+/** The pdfjs-dist release the patches were written against. */
+export const PATCHED_PDFJS_VERSION = "5.6.205";
+
+export const PDFJS_PATCHES: readonly PdfjsPatch[] = [
+  {
+    name: "ref-string",
+    why: "RefSet and RefSetCache key every lookup by ref.toString(), which built a new string each time; refs are interned, so the key is built once",
+    find: `class Ref {
+  constructor(num, gen) {
+    this.num = num;
+    this.gen = gen;
+  }
+  toString() {
+    if (this.gen === 0) {
+      return \`\${this.num}R\`;
+    }
+    return \`\${this.num}R\${this.gen}\`;
+  }`,
+    replace: `class Ref {
+  constructor(num, gen) {
+    this.num = num;
+    this.gen = gen;
+    this.key = gen === 0 ? \`\${num}R\` : \`\${num}R\${gen}\`;
+  }
+  toString() {
+    return this.key;
+  }`,
+  },
+  {
+    name: "flat-page-tree",
+    why: "getPageDict walks the page tree from its root for every page, pushing and skipping every kid before the one asked for: quadratic on the flat trees pdf-lib and LibreOffice write. When /Pages lists exactly /Count page objects, page i is kid i, each kid checked once, in order",
+    find: `  async getPageDict(pageIndex) {
+    const nodesToVisit = [this.toplevelPagesDict];`,
+    replace: `  flatKids = undefined;
+  flatChecked = 0;
+  async getPageDict(pageIndex) {
+    return (await this.flatPageDict(pageIndex)) ?? this.walkPageDict(pageIndex);
+  }
+  async flatPageDict(pageIndex) {
+    if (this.flatKids === undefined) {
+      this.flatKids = null;
+      const top = this.toplevelPagesDict;
+      const kids = top.getRaw("Kids");
+      if (Array.isArray(kids) && top.getRaw("Count") === kids.length && kids.every(kid => kid instanceof Ref)) {
+        this.flatKids = kids;
+      }
+    }
+    const kids = this.flatKids;
+    if (!kids || pageIndex >= kids.length) {
+      return null;
+    }
+    while (this.flatChecked <= pageIndex) {
+      const index = this.flatChecked;
+      const ref = kids[index];
+      const obj = await (this.pageDictCache.get(ref) || this.xref.fetchAsync(ref));
+      if (this.flatKids !== kids) {
+        return null;
+      }
+      if (this.flatChecked !== index) {
+        continue;
+      }
+      const known = this.pageIndexCache.get(ref);
+      if (known !== undefined && known !== index || !(obj instanceof Dict) || !isName(obj.getRaw("Type"), "Page")) {
+        this.flatKids = null;
+        return null;
+      }
+      if (!this.pageKidsCountCache.has(ref)) {
+        this.pageKidsCountCache.put(ref, 1);
+      }
+      if (known === undefined) {
+        this.pageIndexCache.put(ref, index);
+      }
+      this.flatChecked = index + 1;
+    }
+    const ref = kids[pageIndex];
+    return [await (this.pageDictCache.get(ref) || this.xref.fetchAsync(ref)), ref];
+  }
+  async walkPageDict(pageIndex) {
+    const nodesToVisit = [this.toplevelPagesDict];`,
+  },
+  {
+    name: "lexer-codes",
+    why: "The lexer builds names and hex strings as arrays of one-character strings joined at the end; as char codes turned into one string, the same tokens cost half",
+    find: `class Lexer {
+  constructor(stream, knownCommands = null) {
+    this.stream = stream;
+    this.nextChar();
+    this.strBuf = [];`,
+    replace: `function codesToString(codes) {
+  if (codes.length <= 8192) {
+    return String.fromCharCode.apply(null, codes);
+  }
+  let out = "";
+  for (let i = 0; i < codes.length; i += 8192) {
+    out += String.fromCharCode.apply(null, codes.slice(i, i + 8192));
+  }
+  return out;
+}
+class Lexer {
+  constructor(stream, knownCommands = null) {
+    this.stream = stream;
+    this.nextChar();
+    this.strBuf = [];
+    this.codes = [];`,
+  },
+  {
+    name: "lexer-names",
+    why: "see lexer-codes",
+    find: `  getName() {
+    let ch, previousCh;
+    const strBuf = this.strBuf;
+    strBuf.length = 0;
+    while ((ch = this.nextChar()) >= 0 && !specialChars[ch]) {
+      if (ch === 0x23) {
+        ch = this.nextChar();
+        if (specialChars[ch]) {
+          warn("Lexer_getName: " + "NUMBER SIGN (#) should be followed by a hexadecimal number.");
+          strBuf.push("#");
+          break;
+        }
+        const x = toHexDigit(ch);
+        if (x !== -1) {
+          previousCh = ch;
+          ch = this.nextChar();
+          const x2 = toHexDigit(ch);
+          if (x2 === -1) {
+            warn(\`Lexer_getName: Illegal digit (\${String.fromCharCode(ch)}) \` + "in hexadecimal number.");
+            strBuf.push("#", String.fromCharCode(previousCh));
+            if (specialChars[ch]) {
+              break;
+            }
+            strBuf.push(String.fromCharCode(ch));
+            continue;
+          }
+          strBuf.push(String.fromCharCode(x << 4 | x2));
+        } else {
+          strBuf.push("#", String.fromCharCode(ch));
+        }
+      } else {
+        strBuf.push(String.fromCharCode(ch));
+      }
+    }
+    if (strBuf.length > 127) {
+      warn(\`Name token is longer than allowed by the spec: \${strBuf.length}\`);
+    }
+    return Name.get(strBuf.join(""));
+  }`,
+    replace: `  getName() {
+    let ch, previousCh;
+    const strBuf = this.codes;
+    strBuf.length = 0;
+    while ((ch = this.nextChar()) >= 0 && !specialChars[ch]) {
+      if (ch === 0x23) {
+        ch = this.nextChar();
+        if (specialChars[ch]) {
+          warn("Lexer_getName: " + "NUMBER SIGN (#) should be followed by a hexadecimal number.");
+          strBuf.push(0x23);
+          break;
+        }
+        const x = toHexDigit(ch);
+        if (x !== -1) {
+          previousCh = ch;
+          ch = this.nextChar();
+          const x2 = toHexDigit(ch);
+          if (x2 === -1) {
+            warn(\`Lexer_getName: Illegal digit (\${String.fromCharCode(ch)}) \` + "in hexadecimal number.");
+            strBuf.push(0x23, previousCh);
+            if (specialChars[ch]) {
+              break;
+            }
+            strBuf.push(ch);
+            continue;
+          }
+          strBuf.push(x << 4 | x2);
+        } else {
+          strBuf.push(0x23, ch);
+        }
+      } else {
+        strBuf.push(ch);
+      }
+    }
+    if (strBuf.length > 127) {
+      warn(\`Name token is longer than allowed by the spec: \${strBuf.length}\`);
+    }
+    return Name.get(codesToString(strBuf));
+  }`,
+  },
+  {
+    name: "lexer-hex",
+    why: "see lexer-codes",
+    find: `  getHexString() {
+    const strBuf = this.strBuf;
+    strBuf.length = 0;`,
+    replace: `  getHexString() {
+    const strBuf = this.codes;
+    strBuf.length = 0;`,
+  },
+  {
+    name: "lexer-hex-codes",
+    why: "see lexer-codes",
+    find: `          strBuf.push(String.fromCharCode(firstDigit << 4 | digit));
+          firstDigit = -1;
+        }
+        ch = this.nextChar();
+      }
+    }
+    if (firstDigit !== -1) {
+      strBuf.push(String.fromCharCode(firstDigit << 4));
+    }
+    return strBuf.join("");`,
+    replace: `          strBuf.push(firstDigit << 4 | digit);
+          firstDigit = -1;
+        }
+        ch = this.nextChar();
+      }
+    }
+    if (firstDigit !== -1) {
+      strBuf.push(firstDigit << 4);
+    }
+    return codesToString(strBuf);`,
+  },
+];
+
+/**
+ * `source` with every patch applied, or undefined when one of them does not occur
+ * exactly once (another pdfjs-dist build: it runs unpatched). The source map comment is
+ * dropped (its lines no longer match).
+ */
+export function patchPdfjsWorker(source: string): string | undefined {
+  let out = source;
+  for (const patch of PDFJS_PATCHES) {
+    const at = out.indexOf(patch.find);
+    if (at < 0 || out.indexOf(patch.find, at + 1) >= 0) return undefined;
+    out = out.slice(0, at) + patch.replace + out.slice(at + patch.find.length);
+  }
+  return out.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
+}
+
+/** How pdfjs' worker module is loaded in this process. */
+export interface PdfjsPatchStatus {
+  /** File URL of the module to import. */
+  url: string;
+  /** Whether that is the patched copy. */
+  patched: boolean;
+  /** Why not, when not. */
+  reason?: string;
+}
+
+let status: PdfjsPatchStatus | undefined;
+
+/**
+ * The worker module pdfjs should run here: the patched copy when it could be made (see
+ * the file comment), else the original. Computed once per process (~10 ms: the module is
+ * read, patched and compared with the cached copy).
+ */
+export function pdfjsWorkerModule(): PdfjsPatchStatus {
+  status ??= resolveWorkerModule();
+  return status;
+}
+
+function resolveWorkerModule(): PdfjsPatchStatus {
+  const require = createRequire(import.meta.url);
+  const original = require.resolve("pdfjs-dist/legacy/build/pdf.worker.mjs");
+  const unpatched = (reason: string): PdfjsPatchStatus => ({ url: pathToFileURL(original).href, patched: false, reason });
+  if (process.env.DOCPARSE_PDFJS_PATCHES === "0") return unpatched("DOCPARSE_PDFJS_PATCHES=0");
+  try {
+    const { version } = require("pdfjs-dist/package.json") as { version: string };
+    if (version !== PATCHED_PDFJS_VERSION) return warned(unpatched(`pdfjs-dist ${version} is installed; the patches are for ${PATCHED_PDFJS_VERSION}`));
+    const patched = patchPdfjsWorker(readFileSync(original, "utf8"));
+    if (patched === undefined) return warned(unpatched("pdfjs-dist's worker module is not the build the patches were written for"));
+    const name = `pdf.worker-${version}-${createHash("sha256").update(patched).digest("hex").slice(0, 16)}.mjs`;
+    const errors: string[] = [];
+    for (const dir of cacheDirs(original)) {
+      try {
+        return { url: pathToFileURL(writeCachedCopy(dir, name, patched)).href, patched: true };
+      } catch (error) {
+        errors.push(`${dir}: ${(error as Error).message}`);
+      }
+    }
+    return warned(unpatched(`no cache folder could hold the patched copy (${errors.join("; ")})`));
+  } catch (error) {
+    return warned(unpatched((error as Error).message));
+  }
+}
+
+/** Where the patched copy may live: next to the installed packages, else a private temp folder. */
+function cacheDirs(original: string): string[] {
+  const dirs: string[] = [];
+  // .../node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs → .../node_modules/.cache/docparse-rag
+  const modules = dirname(dirname(dirname(dirname(original))));
+  if (basename(modules) === "node_modules") dirs.push(join(modules, ".cache", "docparse-rag"));
+  dirs.push(join(tmpdir(), `docparse-rag-${process.getuid?.() ?? "user"}`));
+  return dirs;
+}
+
+/**
+ * The path of `name` in `dir` holding exactly `content`, written there if needed
+ * (temporary file, then rename: readers never see half a file). A folder others can
+ * write to is refused: whatever is in it gets imported.
+ */
+export function writeCachedCopy(dir: string, name: string, content: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const info = statSync(dir);
+  const uid = process.getuid?.();
+  if (uid !== undefined && (info.uid !== uid || (info.mode & 0o022) !== 0)) throw new Error("the folder is not private to this user");
+  const path = join(dir, name);
+  if (holds(path, content)) return path;
+  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(temp, content, { mode: 0o644 });
+  renameSync(temp, path);
+  if (!holds(path, content)) throw new Error("the written copy reads back different");
+  return path;
+}
+
+function holds(path: string, content: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return false;
+  }
+  try {
+    const uid = process.getuid?.();
+    if (uid !== undefined && fstatSync(fd).uid !== uid) return false;
+    return readFileSync(fd, "utf8") === content;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+let warnedOnce = false;
+/** Says once per process that PDFs parse slower than they could, and why. */
+function warned(result: PdfjsPatchStatus): PdfjsPatchStatus {
+  if (!warnedOnce) {
+    warnedOnce = true;
+    process.emitWarning(`pdfjs-dist runs without docparse-rag's speed patches: ${result.reason}`, { code: "DOCPARSE_PDFJS_UNPATCHED" });
+  }
+  return result;
+}

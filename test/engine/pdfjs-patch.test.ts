@@ -1,0 +1,192 @@
+import { spawn } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { PDFJS_PATCHES, patchPdfjsWorker, pdfjsWorkerModule, writeCachedCopy } from "../../src/engine/formats/pdfjs-patch.js";
+import { buildPdf, rawPdf } from "../support/pdf-fixtures.js";
+import { tempDir } from "../support/system.js";
+
+const root = resolve(import.meta.dirname, "../..");
+const url = (path: string): string => pathToFileURL(join(root, path)).href;
+const originalSource = (): string => readFileSync(createRequire(import.meta.url).resolve("pdfjs-dist/legacy/build/pdf.worker.mjs"), "utf8");
+
+describe("pdfjs patches: applying them", () => {
+  it("all apply, each exactly once, to the installed pdfjs-dist (a version bump that breaks one fails here)", () => {
+    const source = originalSource();
+    for (const patch of PDFJS_PATCHES) {
+      const first = source.indexOf(patch.find);
+      expect(first, patch.name).toBeGreaterThanOrEqual(0);
+      expect(source.indexOf(patch.find, first + 1), patch.name).toBe(-1);
+    }
+    const patched = patchPdfjsWorker(source)!;
+    for (const patch of PDFJS_PATCHES) expect(patched).toContain(patch.replace);
+    expect(patched).not.toContain("sourceMappingURL");
+  });
+
+  it("is all or nothing: a build where one edit does not match runs as shipped", () => {
+    const source = originalSource();
+    const last = PDFJS_PATCHES.at(-1)!;
+    expect(patchPdfjsWorker(source.replace(last.find, "/* changed upstream */"))).toBeUndefined();
+    // Twice is as bad as never: the edit could land in the wrong place.
+    expect(patchPdfjsWorker(source + "\n" + PDFJS_PATCHES[0]!.find)).toBeUndefined();
+  });
+
+  it("the process loads the patched copy, which holds exactly the patched source", () => {
+    const status = pdfjsWorkerModule();
+    expect(status).toMatchObject({ patched: true });
+    expect(readFileSync(fileURLToPath(status.url), "utf8")).toBe(patchPdfjsWorker(originalSource()));
+  });
+});
+
+describe("pdfjs patches: the cached copy", () => {
+  it("is written once, rewritten when it was tampered with, and read back before use", () => {
+    const dir = tempDir();
+    try {
+      const cache = join(dir.path, "cache");
+      const path = writeCachedCopy(cache, "copy.mjs", "export const a = 1;\n");
+      expect(readFileSync(path, "utf8")).toBe("export const a = 1;\n");
+      writeFileSync(path, "export const a = 'evil';\n");
+      expect(writeCachedCopy(cache, "copy.mjs", "export const a = 1;\n")).toBe(path);
+      expect(readFileSync(path, "utf8")).toBe("export const a = 1;\n");
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it.skipIf(process.getuid === undefined)("refuses a folder other users can write to", () => {
+    const dir = tempDir();
+    try {
+      const shared = join(dir.path, "shared");
+      mkdirSync(shared);
+      chmodSync(shared, 0o777);
+      expect(() => writeCachedCopy(shared, "copy.mjs", "export {};\n")).toThrow(/not private/);
+    } finally {
+      dir.cleanup();
+    }
+  });
+});
+
+/** A page tree: a string is a page showing that text, an array a /Pages node. */
+type TreeNode = string | TreeNode[];
+
+const FONT = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>";
+
+/**
+ * A PDF with the page tree `kids` under /Pages. `count` overrides the root's /Count (a
+ * lying count), `fontName` (resources) and `tfName` (content) are written as is, escapes
+ * and all, `font` replaces the font dictionary, `show` turns a page's text into the
+ * operand of Tj.
+ */
+function treePdf(
+  kids: TreeNode[],
+  options: { count?: number; fontName?: string; tfName?: string; font?: string; show?: (text: string) => string; extra?: string } = {},
+): Uint8Array {
+  const { fontName = "F1", tfName = fontName, show = (t: string) => `(${t})` } = options;
+  const objects: Parameters<typeof rawPdf>[0] = ["", options.font ?? FONT];
+  const reserve = (): number => objects.push("");
+  const add = (body: Parameters<typeof rawPdf>[0][number]): number => objects.push(body);
+  const leaves = (n: TreeNode): number => (typeof n === "string" ? 1 : n.reduce((sum, k) => sum + leaves(k), 0));
+  const page = (text: string, parent: number): number => {
+    const content = add({ dict: "", data: `BT /${tfName} 18 Tf 72 700 Td ${show(text)} Tj ET${options.extra ?? ""}` });
+    return add(`<< /Type /Page /Parent ${parent} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /${fontName} 2 0 R >> >> /Contents ${content} 0 R >>`);
+  };
+  const node = (children: TreeNode[], parent?: number, count?: number): number => {
+    const id = reserve();
+    const refs = children.map((k) => (typeof k === "string" ? page(k, id) : node(k, id)));
+    objects[id - 1] = `<< /Type /Pages ${parent ? `/Parent ${parent} 0 R ` : ""}/Kids [${refs.map((r) => `${r} 0 R`).join(" ")}] /Count ${count ?? leaves(children)} >>`;
+    return id;
+  };
+  const top = node(kids, undefined, options.count);
+  objects[0] = `<< /Type /Catalog /Pages ${top} 0 R >>`;
+  return rawPdf(objects);
+}
+
+const hex = (text: string): string => Buffer.from(text, "latin1").toString("hex").toUpperCase();
+
+interface Outcome {
+  patched: boolean;
+  docs: Record<string, { pages?: number; elements?: unknown[]; error?: string }>;
+}
+
+/** Parses `docs` in a fresh process, with or without the patches. */
+async function parseInChild(files: Record<string, string>, patches: boolean): Promise<Outcome> {
+  const dir = tempDir();
+  try {
+    const script = join(dir.path, "parse.mts");
+    const result = join(dir.path, "result.json");
+    writeFileSync(
+      script,
+      `import { readFileSync, writeFileSync } from "node:fs";
+      import { pdfjsWorkerModule } from ${JSON.stringify(url("src/engine/formats/pdfjs-patch.ts"))};
+      import { parsePdf } from ${JSON.stringify(url("test/engine/pdf-helpers.ts"))};
+      const out = { patched: pdfjsWorkerModule().patched, docs: {} };
+      for (const [name, path] of Object.entries(${JSON.stringify(files)})) {
+        try {
+          const doc = await parsePdf(new Uint8Array(readFileSync(path)), { capabilities: { include_char_details: true } });
+          out.docs[name] = { pages: doc.pageCount, elements: doc.elements.map((e) => [e.page, e.type, e.text, e.box, e.chars]) };
+        } catch (error) {
+          out.docs[name] = { error: String(error.code ?? error) };
+        }
+      }
+      writeFileSync(${JSON.stringify(result)}, JSON.stringify(out));
+      process.exit(0);`,
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", script], {
+      cwd: root,
+      env: { ...process.env, DOCPARSE_PDFJS_PATCHES: patches ? "1" : "0" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on("exit", r));
+    if (code !== 0) throw new Error(`child exited with ${code}: ${err}`);
+    return JSON.parse(readFileSync(result, "utf8")) as Outcome;
+  } finally {
+    dir.cleanup();
+  }
+}
+
+describe("pdfjs patches: same output as pdfjs as shipped", () => {
+  it("on flat, nested, lying and shared page trees, escaped names and odd hex strings", async () => {
+    const dir = tempDir();
+    try {
+      const long = "A".repeat(9_000);
+      const docs: Record<string, Uint8Array> = {
+        // /Count equals the kids: the flat fast path.
+        flat: treePdf(Array.from({ length: 12 }, (_, i) => `Flat page ${i + 1}`)),
+        // pdf-lib: flat tree, page objects in object streams.
+        pdfLib: await buildPdf(Array.from({ length: 30 }, (_, i) => ({ texts: [{ text: `Library page ${i + 1}`, x: 72, y: 100 }] }))),
+        nested: treePdf(["Nested one", ["Nested two", ["Nested three"]], "Nested four"]),
+        // /Count 3 over three kids, but one kid is a /Pages node: no flat fast path.
+        lying: treePdf(["Lying one", ["Lying two", "Lying three"], "Lying four"], { count: 3 }),
+        // A name with # escapes (F#231 is F#1), text as hex with spaces and an odd digit count.
+        escapes: treePdf(["Hex page one", "Hex page two"], { fontName: "F#231", show: (t) => `<${hex(t).replace(/(..)/g, "$1 ")}4>` }),
+        // Escapes that must decode right: the content's /F#31 is the resources' /F1, and
+        // /Cour#69er is Courier (monospace: a code block).
+        escapedFont: treePdf(["let answer = 42;"], { tfName: "F#31", font: FONT.replace("/Helvetica", "/Cour#69er") }),
+        // A hex string longer than one String.fromCharCode call takes.
+        longHex: treePdf(["Long"], { extra: ` BT /F1 2 Tf 10 10 Td <${hex(long)}> Tj ET` }),
+      };
+      const files: Record<string, string> = {};
+      for (const [name, bytes] of Object.entries(docs)) writeFileSync((files[name] = join(dir.path, `${name}.pdf`)), bytes);
+      const [patched, shipped] = await Promise.all([parseInChild(files, true), parseInChild(files, false)]);
+      expect(patched.patched).toBe(true);
+      expect(shipped.patched).toBe(false);
+      expect(patched.docs).toEqual(shipped.docs);
+
+      const texts = (name: string): string[] => (patched.docs[name]!.elements ?? []).map((e) => (e as unknown[])[2] as string);
+      expect(texts("flat")).toEqual(Array.from({ length: 12 }, (_, i) => `Flat page ${i + 1}`));
+      expect(texts("pdfLib")).toEqual(Array.from({ length: 30 }, (_, i) => `Library page ${i + 1}`));
+      expect(texts("nested")).toEqual(["Nested one", "Nested two", "Nested three", "Nested four"]);
+      expect(patched.docs.lying!.pages).toBe(3);
+      expect(texts("lying")).toEqual(["Lying one", "Lying two", "Lying three"]);
+      expect(texts("escapes").join(" ")).toContain("Hex page one");
+      expect(patched.docs.escapedFont!.elements!.map((e) => (e as unknown[]).slice(1, 3))).toEqual([["CodeSnippet", "let answer = 42;"]]);
+      expect(texts("longHex").join("")).toContain("A".repeat(200));
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
+});
