@@ -275,19 +275,22 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       if (vertical) width = g.vmetric ? -(g.vmetric[0] ?? 0) : width;
       const advance = vertical ? width * widthScale - spacing * gs.dir : width * widthScale + spacing * gs.dir;
       let u = g.unicode;
-      // Printable ASCII (most glyphs) is neither a compatibility character nor blank.
-      const ascii = u.length === 1 && u.charCodeAt(0) > 32 && u.charCodeAt(0) < 0x7f;
+      // Printable ASCII (most glyphs) is neither a compatibility character nor blank; a
+      // plain space (most of the rest) is blank.
+      const code = u.length === 1 ? u.charCodeAt(0) : -1;
+      const ascii = code > 32 && code < 0x7f;
+      const plain = ascii || code === 32;
       // Ligature glyphs (ﬁ, ﬂ) become their letters, each sharing the glyph's box.
       // Isolated Arabic vowel forms (ﹰ) decompose to a space and the mark: keep the mark.
-      if (!ascii && COMPAT.test(u)) u = u.normalize("NFKC").trimStart() || u;
+      if (!plain && COMPAT.test(u)) u = u.normalize("NFKC").trimStart() || u;
       // A glyph for several right-to-left letters (lam-alef, a letter with its points) maps
       // to them in reading order, but runs stay in drawing order (left to right) until the
       // line's bidi pass (layout/bidi.ts) reverses them: put them in drawing order too.
-      if (!ascii && u.length > 1 && RTL_GLYPH.test(u)) u = [...u].reverse().join("");
+      if (!plain && u.length > 1 && RTL_GLYPH.test(u)) u = [...u].reverse().join("");
       textChars += u.length;
       // `isSpace` is about char code 32 (where word spacing applies), not the text: a
       // subset font may map code 32 to any letter. Whitespace is judged by unicode.
-      if (!ascii && (!u || WHITESPACE.test(u))) {
+      if (code === 32 || (!ascii && (!u || WHITESPACE.test(u)))) {
         // A wide space is layout (alignment), not a word break: end the run there.
         if (advance > 0.8 * size) flush();
         else if (text) pendingSpace = true;

@@ -61,11 +61,16 @@ export async function readTextPage(page: PdfPage, fonts: FontCache, options: Tex
 
 /**
  * Drops what only page layout needed, before a page crosses to the calling thread: the
- * document pass reads blocks (text, boxes, sizes, chars) and line counts, never the runs
- * of a line, which are most of a page's objects.
+ * document pass reads blocks (text, boxes, sizes, chars) and line counts and boxes,
+ * never a line's runs (most of a page's objects) or its text (the block's, again).
  */
 export function compactLayout(layout: ReadPage): ReadPage {
-  for (const b of layout.blocks) for (const line of b.lines) line.runs = [];
+  for (const b of layout.blocks) {
+    for (const line of b.lines) {
+      line.runs = [];
+      line.text = "";
+    }
+  }
   return layout;
 }
 
