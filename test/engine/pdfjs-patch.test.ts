@@ -11,6 +11,7 @@ import { tempDir } from "../support/system.js";
 const root = resolve(import.meta.dirname, "../..");
 const url = (path: string): string => pathToFileURL(join(root, path)).href;
 const originalSource = (): string => readFileSync(createRequire(import.meta.url).resolve("pdfjs-dist/legacy/build/pdf.worker.mjs"), "utf8");
+const patch = (source: string): string | undefined => patchPdfjsWorker(Buffer.from(source))?.toString("utf8");
 
 describe("pdfjs patches: applying them", () => {
   it("all apply, each exactly once, to the installed pdfjs-dist (a version bump that breaks one fails here)", () => {
@@ -20,23 +21,23 @@ describe("pdfjs patches: applying them", () => {
       expect(first, patch.name).toBeGreaterThanOrEqual(0);
       expect(source.indexOf(patch.find, first + 1), patch.name).toBe(-1);
     }
-    const patched = patchPdfjsWorker(source)!;
-    for (const patch of PDFJS_PATCHES) expect(patched).toContain(patch.replace);
+    const patched = patch(source)!;
+    for (const { replace } of PDFJS_PATCHES) expect(patched).toContain(replace);
     expect(patched).not.toContain("sourceMappingURL");
   });
 
   it("is all or nothing: a build where one edit does not match runs as shipped", () => {
     const source = originalSource();
     const last = PDFJS_PATCHES.at(-1)!;
-    expect(patchPdfjsWorker(source.replace(last.find, "/* changed upstream */"))).toBeUndefined();
+    expect(patch(source.replace(last.find, "/* changed upstream */"))).toBeUndefined();
     // Twice is as bad as never: the edit could land in the wrong place.
-    expect(patchPdfjsWorker(source + "\n" + PDFJS_PATCHES[0]!.find)).toBeUndefined();
+    expect(patch(source + "\n" + PDFJS_PATCHES[0]!.find)).toBeUndefined();
   });
 
   it("the process loads the patched copy, which holds exactly the patched source", () => {
     const status = pdfjsWorkerModule();
     expect(status).toMatchObject({ patched: true });
-    expect(readFileSync(fileURLToPath(status.url), "utf8")).toBe(patchPdfjsWorker(originalSource()));
+    expect(readFileSync(fileURLToPath(status.url), "utf8")).toBe(patch(originalSource()));
   });
 });
 
@@ -45,10 +46,11 @@ describe("pdfjs patches: the cached copy", () => {
     const dir = tempDir();
     try {
       const cache = join(dir.path, "cache");
-      const path = writeCachedCopy(cache, "copy.mjs", "export const a = 1;\n");
+      const content = Buffer.from("export const a = 1;\n");
+      const path = writeCachedCopy(cache, "copy.mjs", content);
       expect(readFileSync(path, "utf8")).toBe("export const a = 1;\n");
       writeFileSync(path, "export const a = 'evil';\n");
-      expect(writeCachedCopy(cache, "copy.mjs", "export const a = 1;\n")).toBe(path);
+      expect(writeCachedCopy(cache, "copy.mjs", content)).toBe(path);
       expect(readFileSync(path, "utf8")).toBe("export const a = 1;\n");
     } finally {
       dir.cleanup();
@@ -61,7 +63,7 @@ describe("pdfjs patches: the cached copy", () => {
       const shared = join(dir.path, "shared");
       mkdirSync(shared);
       chmodSync(shared, 0o777);
-      expect(() => writeCachedCopy(shared, "copy.mjs", "export {};\n")).toThrow(/not private/);
+      expect(() => writeCachedCopy(shared, "copy.mjs", Buffer.from("export {};\n"))).toThrow(/not private/);
     } finally {
       dir.cleanup();
     }
