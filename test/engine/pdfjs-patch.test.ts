@@ -105,6 +105,79 @@ function treePdf(
   return rawPdf(objects);
 }
 
+/** Type 1 encryption (eexec: r = 55665, charstrings: r = 4330), after `prefix` bytes. */
+function t1encrypt(plain: Uint8Array, r: number, prefix = 4): Buffer {
+  const input = Buffer.concat([Buffer.alloc(prefix, 0xaa), plain]);
+  const out = Buffer.alloc(input.length);
+  for (let i = 0; i < input.length; i++) {
+    const c = input[i]! ^ (r >> 8);
+    out[i] = c;
+    r = ((c + r) * 55665 + 22719) & 0xffff;
+  }
+  return out;
+}
+
+/** A Type 1 charstring number (-107..1131 is enough here). */
+const t1num = (v: number): number[] => (v >= -107 && v <= 107 ? [v + 139] : [247 + ((v - 108) >> 8), (v - 108) & 0xff]);
+
+/**
+ * A Type 1 font program (PFA cleartext + binary eexec part) with glyphs alpha, beta and
+ * gamma at codes a, b, g and their widths, only in the font's built-in encoding.
+ */
+function type1Font(): { header: Buffer; encrypted: Buffer } {
+  const glyphs: [string, number, number][] = [[".notdef", 0, 250], ["alpha", 97, 631], ["beta", 98, 549], ["gamma", 103, 411]];
+  const header = Buffer.from(
+    [
+      "%!PS-AdobeFont-1.0: TestSymbol 001.000",
+      "12 dict begin",
+      "/FontName /TestSymbol def",
+      "/Encoding 256 array",
+      "0 1 255 {1 index exch /.notdef put} for",
+      ...glyphs.slice(1).map(([name, code]) => `dup ${code} /${name} put`),
+      "readonly def",
+      "/PaintType 0 def",
+      "/FontType 1 def",
+      "/FontMatrix [0.001 0 0 0.001 0 0] readonly def",
+      "/FontBBox {0 -200 1000 800} readonly def",
+      "currentdict end",
+      "currentfile eexec",
+      "",
+    ].join("\n"),
+    "latin1",
+  );
+  const parts: Buffer[] = [
+    Buffer.from(
+      "dup /Private 8 dict dup begin\n/RD {string currentfile exch readstring pop} executeonly def\n/ND {noaccess def} executeonly def\n" +
+        "/NP {noaccess put} executeonly def\n/lenIV 4 def\n/password 5839 def\n/Subrs 0 array\nND\n2 index /CharStrings 4 dict dup begin\n",
+      "latin1",
+    ),
+  ];
+  for (const [name, , width] of glyphs) {
+    // hsbw (sidebearing 0, advance width), endchar.
+    const charstring = t1encrypt(Uint8Array.from([...t1num(0), ...t1num(width), 13, 14]), 4330);
+    parts.push(Buffer.from(`/${name} ${charstring.length} RD `, "latin1"), charstring, Buffer.from(" ND\n", "latin1"));
+  }
+  parts.push(Buffer.from("end\nend\nreadonly put\nnoaccess put\ndup /FontName get exch definefont pop\nmark currentfile closefile\n", "latin1"));
+  return { header, encrypted: t1encrypt(Buffer.concat(parts), 55665) };
+}
+
+/**
+ * A page in an embedded Type 1 font with only its built-in encoding and no /Widths (the
+ * TeX case: unicode and widths come from the font program): "abg" is alpha, beta, gamma.
+ */
+function embeddedType1Pdf(): Uint8Array {
+  const { header, encrypted } = type1Font();
+  return rawPdf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /S1 5 0 R >> >> /Contents 4 0 R >>",
+    { dict: "", data: "BT /S1 24 Tf 72 700 Td (abg) Tj ET" },
+    "<< /Type /Font /Subtype /Type1 /BaseFont /TestSymbol /FirstChar 32 /LastChar 126 /FontDescriptor 6 0 R >>",
+    "<< /Type /FontDescriptor /FontName /TestSymbol /Flags 4 /FontBBox [0 -200 1000 800] /ItalicAngle 0 /Ascent 800 /Descent -200 /CapHeight 700 /StemV 80 /FontFile 7 0 R >>",
+    { dict: `/Length1 ${header.length} /Length2 ${encrypted.length} /Length3 0`, data: Buffer.concat([header, encrypted]).toString("latin1") },
+  ]);
+}
+
 const hex = (text: string): string => Buffer.from(text, "latin1").toString("hex").toUpperCase();
 
 interface Outcome {
@@ -151,7 +224,7 @@ async function parseInChild(files: Record<string, string>, patches: boolean): Pr
 }
 
 describe("pdfjs patches: same output as pdfjs as shipped", () => {
-  it("on flat, nested, lying and shared page trees, escaped names and odd hex strings", async () => {
+  it("on flat, nested and lying page trees, escaped names, odd hex strings and an embedded Type 1 font", async () => {
     const dir = tempDir();
     try {
       const long = "A".repeat(9_000);
@@ -168,6 +241,7 @@ describe("pdfjs patches: same output as pdfjs as shipped", () => {
         // Escapes that must decode right: the content's /F#31 is the resources' /F1, and
         // /Cour#69er is Courier (monospace: a code block).
         escapedFont: treePdf(["let answer = 42;"], { tfName: "F#31", font: FONT.replace("/Helvetica", "/Cour#69er") }),
+        symbolType1: embeddedType1Pdf(),
         // A hex string longer than one String.fromCharCode call takes.
         longHex: treePdf(["Long"], { extra: ` BT /F1 2 Tf 10 10 Td <${hex(long)}> Tj ET` }),
       };
@@ -186,6 +260,12 @@ describe("pdfjs patches: same output as pdfjs as shipped", () => {
       expect(texts("lying")).toEqual(["Lying one", "Lying two", "Lying three"]);
       expect(texts("escapes").join(" ")).toContain("Hex page one");
       expect(patched.docs.escapedFont!.elements!.map((e) => (e as unknown[]).slice(1, 3))).toEqual([["CodeSnippet", "let answer = 42;"]]);
+      expect(texts("symbolType1")).toEqual(["αβγ"]);
+      // Its widths came from the font program: (631 + 549 + 411) / 1000 × 24 pt = 38.2 pt
+      // of advances (without them every glyph would advance by /MissingWidth, 0).
+      const [, , , box] = patched.docs.symbolType1!.elements![0] as [number, string, string, { x0: number; x1: number }];
+      expect((box.x1 - box.x0) * 612).toBeGreaterThan(36);
+      expect((box.x1 - box.x0) * 612).toBeLessThan(42);
       expect(texts("longHex").join("")).toContain("A".repeat(200));
     } finally {
       dir.cleanup();

@@ -17,6 +17,9 @@ import type { ThreadReply, ThreadRequest } from "./pdf-thread.js";
 // pdfjs inflates content streams through the web DecompressionStream; this thread's is
 // Node's zlib in one synchronous call (pdf-inflate.ts). The main thread keeps Node's own.
 installNativeInflate();
+// This thread only extracts text: pdfjs (patched, pdfjs-patch.ts) then parses embedded
+// Type 1 fonts for their encoding and widths without rebuilding them as OpenType.
+(globalThis as Record<symbol, unknown>)[Symbol.for("docparse-rag.pdfjs.textOnly")] = true;
 
 interface OpenDocument {
   doc: Promise<PdfDocument>;

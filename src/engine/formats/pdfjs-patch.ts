@@ -249,6 +249,55 @@ class Lexer {
     }
     return codesToString(strBuf);`,
   },
+  {
+    name: "type1-text-only",
+    why: "Every embedded Type 1 font (TeX, and pdfjs' own files for the standard 14) was converted to OpenType for drawing: a third of the time of a LaTeX paper once warm. Parser threads never draw; there the font program is still parsed (its encoding and widths are text), but not rebuilt",
+    find: `          const cff = subtype === "Type1C" || subtype === "CIDFontType0C" ? new CFFFont(file, properties) : new Type1Font(name, file, properties);
+          adjustWidths(properties);
+          data = this.convert(name, cff, properties);`,
+    replace: `          const isCff = subtype === "Type1C" || subtype === "CIDFontType0C";
+          const textOnly = !isCff && !this.disableFontFace && globalThis[Symbol.for("docparse-rag.pdfjs.textOnly")] === true;
+          const cff = isCff ? new CFFFont(file, properties) : new Type1Font(name, file, properties, textOnly);
+          adjustWidths(properties);
+          data = textOnly ? this.convertTextOnly(properties) : this.convert(name, cff, properties);`,
+  },
+  {
+    name: "type1-text-only-parse",
+    why: "see type1-text-only",
+    find: `class Type1Font {
+  constructor(name, file, properties) {`,
+    replace: `class Type1Font {
+  constructor(name, file, properties, textOnly = false) {`,
+  },
+  {
+    name: "type1-text-only-skip",
+    why: "see type1-text-only",
+    find: `    const charstrings = data.charstrings;
+    const type2Charstrings = this.getType2Charstrings(charstrings);`,
+    replace: `    const charstrings = data.charstrings;
+    if (textOnly) {
+      this.charstrings = charstrings;
+      this.data = undefined;
+      this.seacs = [];
+      return;
+    }
+    const type2Charstrings = this.getType2Charstrings(charstrings);`,
+  },
+  {
+    name: "type1-text-only-convert",
+    why: "see type1-text-only: what convert() does for the text (the font's built-in encoding amends toUnicode), without the OpenType file",
+    find: `  convert(fontName, font, properties) {
+    properties.fixedPitch = false;`,
+    replace: `  convertTextOnly(properties) {
+    properties.fixedPitch = false;
+    if (properties.builtInEncoding) {
+      adjustType1ToUnicode(properties, properties.builtInEncoding);
+    }
+    return undefined;
+  }
+  convert(fontName, font, properties) {
+    properties.fixedPitch = false;`,
+  },
 ];
 
 /**
