@@ -227,27 +227,48 @@ describe("pdfjs: why a parser thread finishes a page before destroying its docum
 });
 
 describe("a parser thread dying mid-document", () => {
-  it("fails every page left with code 500, and the parse with 500 (retryable), not a partial document", async () => {
+  it("reads the pages it lost once more on a fresh thread: the document comes out whole", async () => {
     const bytes = await pages(6);
-    let killed = false;
+    let killed = 0;
     tapThreads((m) => {
-      if (!killed && m.op === "page" && m.page === 3) {
-        killed = true;
+      if (killed === 0 && m.op === "page" && m.page === 3) {
+        killed++;
         void m.worker.terminate();
       }
     });
     const pdf = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: 1 });
     try {
       const read = await pdf.readPages([1, 2, 3, 4, 5, 6], OPTIONS);
-      // Pages 3 and 4 may still be answered before the thread ends; 5 and 6 never reach it.
+      expect(killed).toBe(1);
+      expect(read.map(text)).toEqual([1, 2, 3, 4, 5, 6].map((n) => `Review page ${n}`));
+    } finally {
+      pdf.close();
+    }
+  });
+
+  it("a page that stops a thread again fails with 500, and so does the parse (retryable), not a partial document", async () => {
+    const bytes = await pages(6);
+    const killedOn = new Set<Worker>();
+    tapThreads((m) => {
+      if (m.op === "page" && m.page === 3 && !killedOn.has(m.worker)) {
+        killedOn.add(m.worker);
+        void m.worker.terminate();
+      }
+    });
+    const pdf = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: 1 });
+    try {
+      const read = await pdf.readPages([1, 2, 3, 4, 5, 6], OPTIONS);
+      // Page 3 took down two threads; the pages after it were not read either.
+      expect(killedOn.size).toBe(2);
+      expect(read[2]).toMatchObject({ code: 500 });
       for (const r of read.slice(4)) expect(r).toMatchObject({ code: 500 });
       for (const r of read) if (DocParseError.isInstance(r)) expect(r.code).toBe(500);
     } finally {
       pdf.close();
     }
-    killed = false;
     const parsed = parsePdf(bytes, { limits: { pdfThreads: 1 } });
     await expect(parsed).rejects.toMatchObject({ code: 500, isRetryable: true });
+    expect(killedOn.size).toBe(4);
   });
 });
 

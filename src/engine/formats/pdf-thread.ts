@@ -271,19 +271,34 @@ export class ThreadedPdf {
   /**
    * Reads `numbers` (1-based page numbers) on up to `threads` threads. Each entry of the
    * answer is the page's result or the error that page failed with, in `numbers` order.
+   *
+   * Pages lost to a thread that stopped (another document's memory bomb, a crash) are
+   * read once more on fresh threads; a page that stops a thread twice fails with 500.
    */
   async readPages(numbers: readonly number[], options: TextPageOptions): Promise<(TextPageResult | DocParseError)[]> {
     await this.opened;
-    const wanted = Math.max(1, Math.min(this.#size, Math.ceil(numbers.length / PAGES_PER_THREAD)));
     const results: (TextPageResult | DocParseError | undefined)[] = new Array(numbers.length);
+    const all = Array.from(numbers.keys());
+    let lost = await this.#readRound(numbers, all, options, results);
+    if (lost.length > 0 && !this.#closed) lost = await this.#readRound(numbers, lost, options, results);
+    const gone = new DocParseError(500, "No PDF parser thread was left to read the page");
+    for (const i of lost) results[i] ??= gone;
+    return Array.from(results, (r) => r ?? gone);
+  }
+
+  /** Reads `numbers[i]` for each i of `which` into `results`; returns the i whose thread stopped under them. */
+  async #readRound(numbers: readonly number[], which: number[], options: TextPageOptions, results: (TextPageResult | DocParseError | undefined)[]): Promise<number[]> {
+    const wanted = Math.max(1, Math.min(this.#size, Math.ceil(which.length / PAGES_PER_THREAD)));
+    const lost: number[] = [];
     let cursor = 0;
     const lane = async (thread: ParserThread): Promise<void> => {
-      while (!this.#closed && !thread.dead && cursor < numbers.length) {
-        const i = cursor++;
+      while (!this.#closed && !thread.dead && cursor < which.length) {
+        const i = which[cursor++]!;
         try {
           results[i] = await this.#track(thread, thread.request<TextPageResult>({ op: "page", doc: this.#id, page: numbers[i]!, options }));
         } catch (error) {
           results[i] = DocParseError.isInstance(error) ? error : new DocParseError(500, String(error), { cause: error });
+          if (thread.dead) lost.push(i);
         }
       }
     };
@@ -294,8 +309,9 @@ export class ThreadedPdf {
       for (let k = 0; k < IN_FLIGHT; k++) lanes.push(ready.then((ok) => (ok ? lane(thread) : undefined)));
     }
     await Promise.all(lanes);
-    const lost = new DocParseError(500, "No PDF parser thread was left to read the page");
-    return Array.from(results, (r) => r ?? lost);
+    // Pages never handed out: every thread of this round stopped first.
+    for (const i of which.slice(cursor)) lost.push(i);
+    return lost;
   }
 
   #track<T>(thread: ParserThread, request: Promise<T>): Promise<T> {
