@@ -158,7 +158,7 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
     list.push({ level: o.depth + 1, ...(o.page !== undefined ? { page: o.page } : {}) });
   }
   const outlineLevel = (text: string, page: number): number | undefined =>
-    outlineLevels.get(outlineKey(text))?.find((e) => e.page === undefined || e.page === page)?.level;
+    outlineLevels.size === 0 ? undefined : outlineLevels.get(outlineKey(text))?.find((e) => e.page === undefined || e.page === page)?.level;
   const candidates: Block[] = [];
   const styleLevel = new Map<string, number>();
   for (const p of pages) {
