@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -392,9 +392,11 @@ function cacheDirs(original: string): string[] {
  */
 export function writeCachedCopy(dir: string, name: string, content: Uint8Array): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const info = statSync(dir);
+  // lstat: a symlink (anyone can plant one in the temp directory) passes any check on
+  // its target and can be re-pointed afterwards, before a thread imports the path.
+  const info = lstatSync(dir);
   const uid = process.getuid?.();
-  if (uid !== undefined && (info.uid !== uid || (info.mode & 0o022) !== 0)) throw new Error("the folder is not private to this user");
+  if (uid !== undefined && (!info.isDirectory() || info.uid !== uid || (info.mode & 0o022) !== 0)) throw new Error("the folder is not private to this user");
   const path = join(dir, name);
   if (holds(path, content)) return path;
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
