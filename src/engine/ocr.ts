@@ -1,16 +1,19 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DocParseError, LocalErrorCode, abortError } from "../errors.js";
+import type { FormatContext } from "./draft.js";
 import { imageSize } from "./formats/image-size.js";
 
 /**
- * Offline OCR with tesseract.js and the `@tesseract.js-data/eng` package.
+ * Offline OCR with tesseract.js and the `@tesseract.js-data/<language>` packages
+ * (`@tesseract.js-data/eng` ships with docparse-rag; install others to read other
+ * languages, e.g. `npm install @tesseract.js-data/deu`).
  *
- * Nothing is downloaded: `langPath` points into that package's folder (gzipped
- * traineddata, as the package ships it) and the unpacked copy tesseract.js caches goes
- * to a private temp dir. One worker is created on first use, reused for every call
+ * Nothing is downloaded: each language's traineddata (LSTM `best_int` model, gzipped as
+ * the package ships it) is copied from its package into a private temp dir, where
+ * tesseract.js looks for its cache, and read from there. One worker is created on first use, reused for every call
  * (calls run one at a time: the wasm engine is single-threaded anyway) and terminated
  * after `idleMs` without work, on {@link terminateOcr} and at process exit.
  */
@@ -64,7 +67,11 @@ export interface OcrResult {
 export interface OcrOptions {
   /** Cancels the call; a running recognition is stopped by terminating the worker. */
   signal?: AbortSignal;
-  /** Tesseract language code. Only `eng` ships offline. @default "eng" */
+  /**
+   * Tesseract language code, or several joined with "+" (`eng+deu`: a page mixing both).
+   * Each needs its `@tesseract.js-data/<code>` package installed; `eng` ships.
+   * @default "eng"
+   */
   lang?: string;
 }
 
@@ -101,27 +108,61 @@ let idleTimer: NodeJS.Timeout | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 let exitHookInstalled = false;
 
-function dataPath(lang: string): string {
-  if (lang !== "eng") {
-    throw new DocParseError(
-      LocalErrorCode.MissingDependency,
-      `OCR language "${lang}" is not available offline; only "eng" ships (@tesseract.js-data/eng)`,
-    );
+/** A tesseract language code: `eng`, `chi_sim`, `deu_latf`. */
+const LANGUAGE_CODE = /^[a-z]{3}(?:_[a-z]+)*$/;
+
+/** The codes of a language string (`eng+deu`); 40004 when one is not a language code. */
+export function languageCodes(lang: string): string[] {
+  const codes = lang.split("+");
+  for (const code of codes) {
+    if (!LANGUAGE_CODE.test(code)) {
+      throw new DocParseError(40004, `Expected an OCR language code such as "eng" or "chi_sim" (several joined with "+"), got ${JSON.stringify(code)} in ${JSON.stringify(lang)}`);
+    }
   }
+  return codes;
+}
+
+/**
+ * The gzipped traineddata of one language, from its `@tesseract.js-data/<code>` package.
+ *
+ * @throws DocParseError DOCPARSE_MISSING_DEPENDENCY when the package is not installed.
+ */
+export function languageDataFile(code: string): string {
   const require = createRequire(import.meta.url);
   let pkg: string;
   try {
-    pkg = require.resolve("@tesseract.js-data/eng/package.json");
+    pkg = require.resolve(`@tesseract.js-data/${code}/package.json`);
   } catch (cause) {
-    throw new DocParseError(
-      LocalErrorCode.MissingDependency,
-      "OCR needs @tesseract.js-data/eng: npm install tesseract.js @tesseract.js-data/eng",
-      { cause },
-    );
+    throw new DocParseError(LocalErrorCode.MissingDependency, `OCR in "${code}" needs its language data: npm install @tesseract.js-data/${code}`, { cause });
   }
   // best_int: the LSTM-only integer model, 3 MB instead of 11 MB and accurate enough;
   // we run tesseract with OEM.LSTM_ONLY so the legacy model would be dead weight.
-  return join(dirname(pkg), "4.0.0_best_int");
+  return join(dirname(pkg), "4.0.0_best_int", `${code}.traineddata.gz`);
+}
+
+/**
+ * The OCR languages a request asks for in `engine_params.ocr_languages` (`"eng+deu"` or
+ * `["eng", "deu"]`), joined for tesseract.
+ *
+ * @throws DocParseError 40004 when the value is malformed or a language's data is not
+ *   installed (the hint names the package).
+ * @default "eng"
+ */
+export function ocrLanguages(ctx: Pick<FormatContext, "config">): string {
+  const value = (ctx.config.config?.engine_params as { ocr_languages?: unknown } | undefined)?.ocr_languages;
+  if (value === undefined) return "eng";
+  const joined = Array.isArray(value) && value.every((v) => typeof v === "string") ? value.join("+") : value;
+  if (typeof joined !== "string" || joined === "") {
+    throw new DocParseError(40004, `Expected \`engine_params.ocr_languages\` to be a language string ("eng+deu") or an array of codes, got ${JSON.stringify(value)}`);
+  }
+  for (const code of languageCodes(joined)) {
+    try {
+      languageDataFile(code);
+    } catch (error) {
+      throw new DocParseError(40004, `\`engine_params.ocr_languages\`: ${(error as Error).message}`);
+    }
+  }
+  return joined;
 }
 
 /** A thread handle we can ref/unref (node:worker_threads Worker). */
@@ -169,12 +210,14 @@ async function startWorker(lang: string, cacheDir: string): Promise<TesseractWor
       cause,
     });
   }
-  const langPath = dataPath(lang);
+  // tesseract.js reads `<cachePath>/<code>.traineddata` before anything else (and
+  // gunzips what it finds): each language comes from its own package this way.
+  const files = languageCodes(lang).map((code) => [code, languageDataFile(code)] as const);
+  for (const [code, file] of files) copyFileSync(file, join(cacheDir, `${code}.traineddata`));
   const worker = await tesseract.createWorker(lang, tesseract.OEM.LSTM_ONLY, {
-    langPath,
+    langPath: dirname(files[0]![1]),
     gzip: true,
     cachePath: cacheDir,
-    // "none" would re-gunzip on every worker start; "write" keeps it in our temp dir.
     cacheMethod: "write",
     logger: () => {},
     errorHandler: () => {},

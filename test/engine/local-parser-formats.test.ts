@@ -110,4 +110,17 @@ describe("LocalParser over every format", () => {
     const r = await parse(await renderTextImage(["Invoice 2024", "Total due: 120 EUR"]), "scan.png");
     expect(r.elements.map((e) => e.text).join(" ")).toMatch(/Invoice/);
   });
+
+  it("image (OCR) in the languages engine_params.ocr_languages names", async () => {
+    const png = await renderTextImage(["Rechnung für Größe und Maß"]);
+    const r = await parser.parse(png, { filename: "scan.png", config: { config: { engine_params: { ocr_languages: ["deu"] } } } });
+    expect(r.elements.map((e) => e.text).join(" ")).toBe("Rechnung für Größe und Maß");
+  });
+
+  it("a language whose data is not installed fails the request with 40004, also a PDF that needs no OCR", async () => {
+    const config = { config: { engine_params: { ocr_languages: "fra" } } };
+    await expect(parser.parse(await renderTextImage(["Bonjour"]), { filename: "scan.png", config })).rejects.toMatchObject({ code: 40004 });
+    const pdf = await buildPdf([{ texts: [{ text: "A text page", x: 72, y: 72 }] }]);
+    await expect(parser.parse(pdf, { filename: "text.pdf", config })).rejects.toMatchObject({ code: 40004, message: expect.stringContaining("@tesseract.js-data/fra") });
+  });
 });

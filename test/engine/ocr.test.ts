@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/system.js";
 import { DocParseError } from "../../src/errors.js";
-import { ocrImage, terminateOcr } from "../../src/engine/ocr.js";
+import { ocrImage, ocrLanguages, terminateOcr } from "../../src/engine/ocr.js";
+import type { FormatContext } from "../../src/engine/draft.js";
 import { charAccuracy, renderTextImage } from "../support/office-fixtures.js";
 
 const LINES = [
@@ -106,4 +107,40 @@ console.log("DONE " + r.lines[0]?.text);`,
       dir.cleanup();
     }
   }, 60_000);
+});
+
+describe("OCR languages", () => {
+  const GERMAN = ["Die Größe der Straße überrascht außerordentlich.", "Übung macht den Meister: schön, müde, heiß."];
+
+  it("reads German with its language data installed, where the English model loses ä, ö, ü and ß", async () => {
+    const png = await renderTextImage(GERMAN);
+    const read = async (lang: string): Promise<string> => (await ocrImage(png, { lang })).lines.map((l) => l.text).join("\n");
+    const english = await read("eng");
+    const german = await read("deu");
+    const both = await read("eng+deu");
+    expect(english).not.toContain("ß");
+    expect(charAccuracy(GERMAN.join("\n"), german)).toBeGreaterThan(0.98);
+    expect(charAccuracy(GERMAN.join("\n"), both)).toBeGreaterThan(0.98);
+    expect(german).toContain("Größe der Straße");
+    expect(charAccuracy(GERMAN.join("\n"), german)).toBeGreaterThan(charAccuracy(GERMAN.join("\n"), english));
+  });
+
+  it("names the package of a language that is not installed, and checks codes", async () => {
+    const png = await renderTextImage(["x"]);
+    const missing = await ocrImage(png, { lang: "eng+fra" }).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ code: "DOCPARSE_MISSING_DEPENDENCY" });
+    expect((missing as Error).message).toContain("npm install @tesseract.js-data/fra");
+    await expect(ocrImage(png, { lang: "en-US" })).rejects.toMatchObject({ code: 40004 });
+    // The worker survives both.
+    expect((await ocrImage(await renderTextImage(["Still here"]))).lines[0]?.text).toBe("Still here");
+  });
+
+  it("reads engine_params.ocr_languages: a string or an array, checked up front (40004 with the package to install)", () => {
+    const ctx = (ocr_languages?: unknown): Pick<FormatContext, "config"> => ({ config: { config: { engine_params: ocr_languages === undefined ? {} : { ocr_languages } } } as FormatContext["config"] });
+    expect(ocrLanguages(ctx())).toBe("eng");
+    expect(ocrLanguages(ctx("deu"))).toBe("deu");
+    expect(ocrLanguages(ctx(["eng", "deu"]))).toBe("eng+deu");
+    for (const bad of [42, "", "en-US", ["eng", 7], "eng++deu"]) expect(() => ocrLanguages(ctx(bad)), JSON.stringify(bad)).toThrow(expect.objectContaining({ code: 40004 }));
+    expect(() => ocrLanguages(ctx("fra"))).toThrow(/npm install @tesseract.js-data\/fra/);
+  });
 });

@@ -6,9 +6,17 @@ import { parsePageRange, resolveCapabilities, type Capabilities, type PageSpan, 
 /** Runs the PDF handler directly, with the defaults LocalParser would use. */
 export function parsePdf(
   bytes: Uint8Array,
-  options: { capabilities?: Capabilities; pageRange?: string; password?: string; parseMode?: ParseMode; limits?: Parameters<typeof resolveLimits>[0]; signal?: AbortSignal } = {},
+  options: {
+    capabilities?: Capabilities;
+    pageRange?: string;
+    password?: string;
+    parseMode?: ParseMode;
+    limits?: Parameters<typeof resolveLimits>[0];
+    signal?: AbortSignal;
+    engineParams?: Record<string, unknown>;
+  } = {},
 ): Promise<DraftDocument> {
-  const config = { capabilities: options.capabilities ?? {} };
+  const config = { capabilities: options.capabilities ?? {}, ...(options.engineParams ? { config: { engine_params: options.engineParams } } : {}) };
   const ctx: FormatContext = {
     config,
     capabilities: resolveCapabilities(config),

@@ -5,12 +5,12 @@ import { buildPdf } from "../support/pdf-fixtures.js";
 import { parsePdf } from "./pdf-helpers.js";
 
 /** A "scanned" PDF: a page rendered to an image and placed as the whole page, no text layer. */
-async function scannedPdf(): Promise<Uint8Array> {
+async function scannedPdf(lines = ["Scanned Invoice", "Total amount due today"]): Promise<Uint8Array> {
   const source = await buildPdf([
     {
       texts: [
-        { text: "Scanned Invoice", x: 72, y: 80, size: 28, font: "bold" },
-        { text: "Total amount due today", x: 72, y: 160, size: 18 },
+        { text: lines[0]!, x: 72, y: 80, size: 28, font: "bold" },
+        { text: lines[1]!, x: 72, y: 160, size: 18 },
       ],
     },
   ]);
@@ -23,6 +23,12 @@ async function scannedPdf(): Promise<Uint8Array> {
 }
 
 describe("pdf: scanned pages", () => {
+  it("OCRs in the languages engine_params.ocr_languages names", async () => {
+    const bytes = await scannedPdf(["Größe und Maß", "Die Straße ist schön"]);
+    const doc = await parsePdf(bytes, { engineParams: { ocr_languages: "deu" } });
+    expect(doc.elements.map((e) => e.text)).toEqual(["Größe und Maß", "Die Straße ist schön"]);
+  });
+
   it("OCRs a page without a text layer, with character confidence and candidates", async () => {
     const doc = await parsePdf(await scannedPdf(), { capabilities: { include_char_details: true } });
     const text = doc.elements.map((e) => e.text).join("\n");

@@ -1,6 +1,6 @@
 import { DocParseError, LocalErrorCode } from "../../errors.js";
 import type { Box, DraftChar, DraftDocument, DraftElement, FormatContext, FormatHandler } from "../draft.js";
-import { ocrImage, type OcrLine, type PixelBox } from "../ocr.js";
+import { ocrImage, ocrLanguages, type OcrLine, type PixelBox } from "../ocr.js";
 import { imageSize, type ImageInfo } from "./image-size.js";
 
 /**
@@ -47,7 +47,7 @@ export function checkImage(bytes: Uint8Array, ctx: Pick<FormatContext, "limits">
 async function parseImage(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
   const info = checkImage(bytes, ctx);
   if (ctx.pageRange && ctx.pageRange.some((s) => s.from > 1)) throw new DocParseError(40424, "page_range goes beyond the image's single page");
-  const ocr = await ocrImage(bytes, ctx.signal ? { signal: ctx.signal } : {});
+  const ocr = await ocrImage(bytes, { signal: ctx.signal, lang: ocrLanguages(ctx) });
   // Tesseract's own reading of the size wins (EXIF rotation, odd headers).
   const width = ocr.width || info.width;
   const height = ocr.height || info.height;

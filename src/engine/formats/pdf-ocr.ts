@@ -7,13 +7,13 @@ export const OCR_DPI = 200;
 
 /**
  * OCR of one page (a scan, or any page under parse_mode "scan"): render, recognise with
- * tesseract.js (offline, `../ocr.js`), and turn words into layout runs in page units,
- * carrying per-character confidence and candidates.
+ * tesseract.js (offline, `../ocr.js`, in `options.lang`), and turn words into layout runs
+ * in page units, carrying per-character confidence and candidates.
  */
-export async function ocrPageRuns(doc: PdfDocument, page: PdfPage, signal?: AbortSignal): Promise<TextRun[]> {
+export async function ocrPageRuns(doc: PdfDocument, page: PdfPage, options: { signal?: AbortSignal | undefined; lang?: string } = {}): Promise<TextRun[]> {
   const png = await renderLoadedPage(doc, page, OCR_DPI);
   const { ocrImage } = await import("../ocr.js");
-  const result = await ocrImage(png, { signal });
+  const result = await ocrImage(png, options);
   const view = page.getViewport({ scale: 1 });
   const k = result.width > 0 ? view.width / result.width : 72 / OCR_DPI;
   const runs: TextRun[] = [];

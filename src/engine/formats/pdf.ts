@@ -2,6 +2,7 @@ import { DocParseError, LocalErrorCode, abortError } from "../../errors.js";
 import type { DraftDocument, DraftPage, FormatContext, FormatHandler } from "../draft.js";
 import { finishDocument, layoutPage, toDraftElements, type PageLayout, type PlacedImage } from "../layout/index.js";
 import { openPdf, pdfError, type PdfDocument } from "./pdf-load.js";
+import { ocrLanguages } from "../ocr.js";
 import { ocrPageRuns } from "./pdf-ocr.js";
 import { readOutline } from "./pdf-outline.js";
 import type { ImageWithPng, ReadPage, TextPageOptions } from "./pdf-page.js";
@@ -53,6 +54,8 @@ function engineDpi(ctx: FormatContext): number {
 
 async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
   if (ctx.signal?.aborted) throw abortError(ctx.signal);
+  // A wrong or missing OCR language fails the request (40004), also where no page needs OCR.
+  ocrLanguages(ctx);
   const deadline = Date.now() + ctx.limits.timeoutMs;
   const reader = ctx.parseMode === "scan" ? await ocrReader(bytes, ctx) : textReader(bytes, ctx);
   try {
@@ -163,7 +166,7 @@ async function ocrPage(doc: PdfDocument, n: number, ctx: FormatContext): Promise
     throw pdfError(cause, n);
   }
   try {
-    const runs = await ocrPageRuns(doc, page, ctx.signal);
+    const runs = await ocrPageRuns(doc, page, { signal: ctx.signal, lang: ocrLanguages(ctx) });
     const { width, height } = page.getViewport({ scale: 1 });
     const blocks = layoutPage({ width, height, runs, segments: [], images: [] }, { chars: ctx.capabilities.include_char_details });
     return { number: n, width, height, frame: { angle: 0, width, height }, rotate: page.rotate, blocks };
