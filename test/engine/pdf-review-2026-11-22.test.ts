@@ -1,7 +1,11 @@
+import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { writeCachedCopy } from "../../src/engine/formats/pdfjs-patch.js";
+import { openPdf } from "../../src/engine/formats/pdf-load.js";
+import { pdfjsWorkerModule, writeCachedCopy } from "../../src/engine/formats/pdfjs-patch.js";
+import { rawPdf } from "../support/pdf-fixtures.js";
 import { tempDir } from "../support/system.js";
 
 /**
@@ -54,4 +58,96 @@ describe("writeCachedCopy: the folder", () => {
       dir.cleanup();
     }
   });
+});
+
+/** A flat page tree (/Count = number of kids) over pages "one", "two", "three", kids as given (1-based). */
+function flatTreePdf(kids: number[]): Uint8Array {
+  const objects: Parameters<typeof rawPdf>[0] = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    `<< /Type /Pages /Kids [${kids.map((k) => `${3 + 2 * k} 0 R`).join(" ")}] /Count ${kids.length} >>`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+  ];
+  for (const text of ["one", "two", "three"]) {
+    const content = objects.push({ dict: "", data: `BT /F1 12 Tf 72 700 Td (${text}) Tj ET` });
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${content} 0 R >>`);
+  }
+  return rawPdf(objects);
+}
+
+/** Each page's text (in page order), or its error message. */
+const READ_PAGES = `async (doc) => {
+  const out = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    try {
+      const page = await doc.getPage(n);
+      out.push((await page.getTextContent()).items.map((i) => i.str).join(""));
+    } catch (error) {
+      out.push("error: " + error.message);
+    }
+  }
+  return out;
+}`;
+
+const root = resolve(import.meta.dirname, "../..");
+
+/** The same read with pdfjs as shipped, in a child process (the patches are per process). */
+async function shippedPages(bytes: Uint8Array): Promise<string[]> {
+  const dir = tempDir();
+  try {
+    const pdf = join(dir.path, "tree.pdf");
+    const script = join(dir.path, "read.mts");
+    const result = join(dir.path, "result.json");
+    writeFileSync(pdf, bytes);
+    writeFileSync(
+      script,
+      `import { readFileSync, writeFileSync } from "node:fs";
+      import { openPdf } from ${JSON.stringify(pathToFileURL(join(root, "src/engine/formats/pdf-load.ts")).href)};
+      import { pdfjsWorkerModule } from ${JSON.stringify(pathToFileURL(join(root, "src/engine/formats/pdfjs-patch.ts")).href)};
+      if (pdfjsWorkerModule().patched) throw new Error("expected pdfjs as shipped");
+      const doc = await openPdf(new Uint8Array(readFileSync(${JSON.stringify(pdf)})), { glyphPaths: false });
+      writeFileSync(${JSON.stringify(result)}, JSON.stringify(await (${READ_PAGES})(doc)));
+      process.exit(0);`,
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, env: { ...process.env, DOCPARSE_PDFJS_PATCHES: "0" }, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on("exit", r));
+    if (code !== 0) throw new Error(`child exited with ${code}: ${err}`);
+    return JSON.parse(readFileSync(result, "utf8")) as string[];
+  } finally {
+    dir.cleanup();
+  }
+}
+
+/**
+ * Review of 2026-11-22 (pdfjs patches): flat-page-tree on a kid listed twice.
+ *
+ * pdfjs' walk fails a page whose kid it already visited in the same walk (circular
+ * reference); the fast path had recorded every kid before the one asked for, so the walk
+ * it falls back to skipped them all and returned the repeated page instead: a flat tree
+ * whose last kid repeats an earlier one (not the first) read that page twice where pdfjs
+ * as shipped fails it.
+ */
+describe("flat-page-tree: a kid listed twice", () => {
+  it("reads every page as pdfjs as shipped does", async () => {
+    expect(pdfjsWorkerModule().patched).toBe(true);
+    const read = new Function(`return ${READ_PAGES}`)() as (doc: Awaited<ReturnType<typeof openPdf>>) => Promise<string[]>;
+    for (const kids of [
+      [1, 2, 2],
+      [1, 2, 3, 2],
+      [1, 2, 2, 3],
+      [1, 2, 1],
+      [1, 2, 3],
+    ]) {
+      const bytes = flatTreePdf(kids);
+      const doc = await openPdf(bytes, { glyphPaths: false });
+      let patched: string[];
+      try {
+        patched = await read(doc);
+      } finally {
+        await doc.destroy();
+      }
+      expect(patched, `kids ${kids.join(" ")}`).toEqual(await shippedPages(bytes));
+    }
+  }, 60_000);
 });

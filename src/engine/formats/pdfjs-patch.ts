@@ -58,7 +58,7 @@ export const PDFJS_PATCHES: readonly PdfjsPatch[] = [
   },
   {
     name: "flat-page-tree",
-    why: "getPageDict walks the page tree from its root for every page, pushing and skipping every kid before the one asked for: quadratic on the flat trees pdf-lib and LibreOffice write. When /Pages lists exactly /Count page objects, page i is kid i, each kid checked once, in order",
+    why: "getPageDict walks the page tree from its root for every page, pushing and skipping every kid before the one asked for: quadratic on the flat trees pdf-lib and LibreOffice write. When /Pages lists exactly /Count page objects, none twice, page i is kid i, each kid checked once, in order (a kid listed twice makes the walk fail some pages: those trees keep it)",
     find: `  async getPageDict(pageIndex) {
     const nodesToVisit = [this.toplevelPagesDict];`,
     replace: `  flatKids = undefined;
@@ -71,7 +71,7 @@ export const PDFJS_PATCHES: readonly PdfjsPatch[] = [
       this.flatKids = null;
       const top = this.toplevelPagesDict;
       const kids = top.getRaw("Kids");
-      if (Array.isArray(kids) && top.getRaw("Count") === kids.length && kids.every(kid => kid instanceof Ref)) {
+      if (Array.isArray(kids) && top.getRaw("Count") === kids.length && kids.every(kid => kid instanceof Ref) && new Set(kids.map(kid => kid.toString())).size === kids.length) {
         this.flatKids = kids;
       }
     }
