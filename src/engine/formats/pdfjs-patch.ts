@@ -58,11 +58,12 @@ export const PDFJS_PATCHES: readonly PdfjsPatch[] = [
   },
   {
     name: "flat-page-tree",
-    why: "getPageDict walks the page tree from its root for every page, pushing and skipping every kid before the one asked for: quadratic on the flat trees pdf-lib and LibreOffice write. When /Pages lists exactly /Count page objects, none twice, page i is kid i, each kid checked once, in order (a kid listed twice makes the walk fail some pages: those trees keep it)",
+    why: "getPageDict walks the page tree from its root for every page, pushing and skipping every kid before the one asked for: quadratic on the flat trees pdf-lib and LibreOffice write. When /Pages lists exactly /Count page objects, none twice, page i is kid i, each kid checked once, in order (a kid listed twice makes the walk fail some pages: those trees keep it). Kids are recorded as the walk records them, once their page is found: a call that falls back to the walk finds only what earlier calls recorded, so it fails where the walk fails",
     find: `  async getPageDict(pageIndex) {
     const nodesToVisit = [this.toplevelPagesDict];`,
     replace: `  flatKids = undefined;
   flatChecked = 0;
+  flatCached = 0;
   async getPageDict(pageIndex) {
     return (await this.flatPageDict(pageIndex)) ?? this.walkPageDict(pageIndex);
   }
@@ -94,13 +95,16 @@ export const PDFJS_PATCHES: readonly PdfjsPatch[] = [
         this.flatKids = null;
         return null;
       }
+      this.flatChecked = index + 1;
+    }
+    for (; this.flatCached <= pageIndex; this.flatCached++) {
+      const ref = kids[this.flatCached];
       if (!this.pageKidsCountCache.has(ref)) {
         this.pageKidsCountCache.put(ref, 1);
       }
-      if (known === undefined) {
-        this.pageIndexCache.put(ref, index);
+      if (!this.pageIndexCache.has(ref)) {
+        this.pageIndexCache.put(ref, this.flatCached);
       }
-      this.flatChecked = index + 1;
     }
     const ref = kids[pageIndex];
     return [await (this.pageDictCache.get(ref) || this.xref.fetchAsync(ref)), ref];
