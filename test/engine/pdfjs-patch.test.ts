@@ -70,6 +70,54 @@ describe("pdfjs patches: the cached copy", () => {
   });
 });
 
+describe("pdfjs patches: a cached copy deleted while the process runs", () => {
+  it("is written again for the next parser thread, which then starts", async () => {
+    const dir = tempDir();
+    try {
+      const cache = join(dir.path, "cache");
+      const script = join(dir.path, "deleted.mts");
+      const result = join(dir.path, "result.json");
+      writeFileSync(
+        script,
+        `import { existsSync, rmSync, writeFileSync } from "node:fs";
+        import { fileURLToPath } from "node:url";
+        import { pdfjsWorkerModule } from ${JSON.stringify(url("src/engine/formats/pdfjs-patch.ts"))};
+        import { parserThreadStats } from ${JSON.stringify(url("src/engine/formats/pdf-thread.ts"))};
+        import { buildPdf } from ${JSON.stringify(url("test/support/pdf-fixtures.ts"))};
+        import { parsePdf } from ${JSON.stringify(url("test/engine/pdf-helpers.ts"))};
+        const pages = (n) => buildPdf(Array.from({ length: n }, (_, i) => ({ texts: [{ text: "Kept page " + (i + 1), x: 72, y: 100 }] })));
+        const file = fileURLToPath(pdfjsWorkerModule().url);
+        const first = await parsePdf(await pages(1), { limits: { pdfThreads: 1 } });
+        rmSync(file);
+        // 20 pages on 2 threads: a second thread starts and imports the module.
+        const second = await parsePdf(await pages(20), { limits: { pdfThreads: 2 } });
+        writeFileSync(${JSON.stringify(result)}, JSON.stringify({
+          file, recreated: existsSync(file), threads: parserThreadStats().threads,
+          texts: [...first.elements, ...second.elements].map((e) => e.text),
+        }));
+        process.exit(0);`,
+      );
+      const child = spawn(process.execPath, ["--import", "tsx", script], {
+        cwd: root,
+        env: { ...process.env, DOCPARSE_PDFJS_CACHE: cache },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let err = "";
+      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+      const code = await new Promise<number | null>((r) => child.on("exit", r));
+      expect(code, err).toBe(0);
+      const out = JSON.parse(readFileSync(result, "utf8")) as { file: string; recreated: boolean; threads: number; texts: string[] };
+      // The copy lived in the folder DOCPARSE_PDFJS_CACHE named, and is back.
+      expect(out.file.startsWith(cache)).toBe(true);
+      expect(out.recreated).toBe(true);
+      expect(out.threads).toBe(2);
+      expect(out.texts).toEqual(["Kept page 1", ...Array.from({ length: 20 }, (_, i) => `Kept page ${i + 1}`)]);
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
+});
+
 /** A page tree: a string is a page showing that text, an array a /Pages node. */
 type TreeNode = string | TreeNode[];
 

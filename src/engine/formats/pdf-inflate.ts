@@ -15,7 +15,8 @@ import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSyn
 
 type Format = "deflate" | "deflate-raw" | "gzip" | "brotli";
 
-// Sync flush: a truncated stream yields what it holds, as pdfjs' own inflate does.
+// Sync flush: a truncated stream yields what it holds (pdfjs' own inflate gives nothing
+// for it: a page cut short keeps its text).
 const INFLATERS: Record<Format, (input: Uint8Array, maxOutputLength: number) => Buffer> = {
   deflate: (input, maxOutputLength) => inflateSync(input, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength }),
   "deflate-raw": (input, maxOutputLength) => inflateRawSync(input, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength }),
@@ -38,11 +39,12 @@ interface InflateWriter {
  */
 export class NativeDecompressionStream {
   /**
-   * Largest output one stream is inflated to at once; past it the iteration throws and
-   * pdfjs inflates the stream itself, lazily, as far as the page's lexing reads.
-   * @default 256 MiB
+   * Largest output one stream is inflated to at once (outside the thread's heap limit);
+   * past it the iteration throws and pdfjs inflates the stream itself, lazily, as far as
+   * the page's lexing reads.
+   * @default 64 MiB
    */
-  static maxOutputBytes = 256 * 1024 * 1024;
+  static maxOutputBytes = 64 * 1024 * 1024;
 
   readonly readable: AsyncIterable<Uint8Array>;
   readonly writable: { getWriter(): InflateWriter };

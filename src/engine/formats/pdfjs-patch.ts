@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /**
  * Speed fixes to pdfjs-dist's worker module (the PDF parser), applied to a copy of it.
@@ -14,8 +14,9 @@ import { pathToFileURL } from "node:url";
  * every lookup, and a lexer that joins names and hex strings from one-character strings.
  * The fixes are plain source edits, each matched against the exact text of the pinned
  * pdfjs-dist release: a different build gets none of them (all or nothing) and runs as
- * shipped. The patched copy is written once to `node_modules/.cache/docparse-rag` (or a
- * private folder in the temp directory), checked byte for byte before every use, and
+ * shipped. The patched copy is written once to `$DOCPARSE_PDFJS_CACHE`, else
+ * `node_modules/.cache/docparse-rag`, else a private folder in the temp directory; it is
+ * checked byte for byte once per process (and rewritten if it has gone since), and
  * imported instead of the original. `DOCPARSE_PDFJS_PATCHES=0` turns them off.
  */
 
@@ -347,9 +348,11 @@ let status: PdfjsPatchStatus | undefined;
 /**
  * The worker module pdfjs should run here: the patched copy when it could be made (see
  * the file comment), else the original. Computed once per process (~10 ms: the module is
- * read, patched and compared with the cached copy).
+ * read, patched and compared with the cached copy), and again when the copy has gone
+ * since (a cleaned cache or temp folder): every new parser thread imports it from disk.
  */
 export function pdfjsWorkerModule(): PdfjsPatchStatus {
+  if (status?.patched && !existsSync(fileURLToPath(status.url))) status = undefined;
   status ??= resolveWorkerModule();
   return status;
 }
@@ -382,6 +385,9 @@ function resolveWorkerModule(): PdfjsPatchStatus {
 /** Where the patched copy may live: next to the installed packages, else a private temp folder. */
 function cacheDirs(original: string): string[] {
   const dirs: string[] = [];
+  // A folder of the user's choosing first (a read-only install, a shared cache).
+  const chosen = process.env.DOCPARSE_PDFJS_CACHE;
+  if (chosen) dirs.push(chosen);
   // .../node_modules/pdfjs-dist/legacy/build/pdf.worker.mjs → .../node_modules/.cache/docparse-rag
   const modules = dirname(dirname(dirname(dirname(original))));
   if (basename(modules) === "node_modules") dirs.push(join(modules, ".cache", "docparse-rag"));
