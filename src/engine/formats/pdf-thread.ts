@@ -273,7 +273,8 @@ export class ThreadedPdf {
    * answer is the page's result or the error that page failed with, in `numbers` order.
    *
    * Pages lost to a thread that stopped (another document's memory bomb, a crash) are
-   * read once more on fresh threads; a page that stops a thread twice fails with 500.
+   * read once more on the pool's live threads (a new one replaces the stopped one); a
+   * page that stops a thread twice fails with 500.
    */
   async readPages(numbers: readonly number[], options: TextPageOptions): Promise<(TextPageResult | DocParseError)[]> {
     await this.opened;
