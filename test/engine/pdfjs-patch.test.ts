@@ -10,6 +10,35 @@ import { tempDir } from "../support/system.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const url = (path: string): string => pathToFileURL(join(root, path)).href;
+/**
+ * Runs `body` (TypeScript, top-level await) in a fresh process with `env` added; the
+ * script writes its answer with `done(value)`. Returns that value.
+ */
+async function inChild<T>(body: string, env: Record<string, string>): Promise<T> {
+  const dir = tempDir();
+  try {
+    const script = join(dir.path, "child.mts");
+    const result = join(dir.path, "result.json");
+    writeFileSync(
+      script,
+      `import { writeFileSync as writeResult } from "node:fs";
+      const done = (value: unknown): never => {
+        writeResult(${JSON.stringify(result)}, JSON.stringify(value));
+        process.exit(0);
+      };
+      ${body}`,
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((r) => child.on("exit", r));
+    if (code !== 0) throw new Error(`child exited with ${code}: ${err}`);
+    return JSON.parse(readFileSync(result, "utf8")) as T;
+  } finally {
+    dir.cleanup();
+  }
+}
+
 const originalSource = (): string => readFileSync(createRequire(import.meta.url).resolve("pdfjs-dist/legacy/build/pdf.worker.mjs"), "utf8");
 const patch = (source: string): string | undefined => patchPdfjsWorker(Buffer.from(source))?.toString("utf8");
 
@@ -75,38 +104,22 @@ describe("pdfjs patches: a cached copy deleted while the process runs", () => {
     const dir = tempDir();
     try {
       const cache = join(dir.path, "cache");
-      const script = join(dir.path, "deleted.mts");
-      const result = join(dir.path, "result.json");
-      writeFileSync(
-        script,
-        `import { existsSync, rmSync, writeFileSync } from "node:fs";
+      const out = await inChild<{ file: string; recreated: boolean; threads: number; texts: string[] }>(
+        `import { existsSync, rmSync } from "node:fs";
         import { fileURLToPath } from "node:url";
         import { pdfjsWorkerModule } from ${JSON.stringify(url("src/engine/formats/pdfjs-patch.ts"))};
         import { parserThreadStats } from ${JSON.stringify(url("src/engine/formats/pdf-thread.ts"))};
         import { buildPdf } from ${JSON.stringify(url("test/support/pdf-fixtures.ts"))};
         import { parsePdf } from ${JSON.stringify(url("test/engine/pdf-helpers.ts"))};
-        const pages = (n) => buildPdf(Array.from({ length: n }, (_, i) => ({ texts: [{ text: "Kept page " + (i + 1), x: 72, y: 100 }] })));
+        const pages = (n: number) => buildPdf(Array.from({ length: n }, (_, i) => ({ texts: [{ text: "Kept page " + (i + 1), x: 72, y: 100 }] })));
         const file = fileURLToPath(pdfjsWorkerModule().url);
         const first = await parsePdf(await pages(1), { limits: { pdfThreads: 1 } });
         rmSync(file);
         // 20 pages on 2 threads: a second thread starts and imports the module.
         const second = await parsePdf(await pages(20), { limits: { pdfThreads: 2 } });
-        writeFileSync(${JSON.stringify(result)}, JSON.stringify({
-          file, recreated: existsSync(file), threads: parserThreadStats().threads,
-          texts: [...first.elements, ...second.elements].map((e) => e.text),
-        }));
-        process.exit(0);`,
+        done({ file, recreated: existsSync(file), threads: parserThreadStats().threads, texts: [...first.elements, ...second.elements].map((e) => e.text) });`,
+        { DOCPARSE_PDFJS_CACHE: cache },
       );
-      const child = spawn(process.execPath, ["--import", "tsx", script], {
-        cwd: root,
-        env: { ...process.env, DOCPARSE_PDFJS_CACHE: cache },
-        stdio: ["ignore", "ignore", "pipe"],
-      });
-      let err = "";
-      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-      const code = await new Promise<number | null>((r) => child.on("exit", r));
-      expect(code, err).toBe(0);
-      const out = JSON.parse(readFileSync(result, "utf8")) as { file: string; recreated: boolean; threads: number; texts: string[] };
       // The copy lived in the folder DOCPARSE_PDFJS_CACHE named, and is back.
       expect(out.file.startsWith(cache)).toBe(true);
       expect(out.recreated).toBe(true);
@@ -233,42 +246,24 @@ interface Outcome {
   docs: Record<string, { pages?: number; elements?: unknown[]; error?: string }>;
 }
 
-/** Parses `docs` in a fresh process, with or without the patches. */
-async function parseInChild(files: Record<string, string>, patches: boolean): Promise<Outcome> {
-  const dir = tempDir();
-  try {
-    const script = join(dir.path, "parse.mts");
-    const result = join(dir.path, "result.json");
-    writeFileSync(
-      script,
-      `import { readFileSync, writeFileSync } from "node:fs";
-      import { pdfjsWorkerModule } from ${JSON.stringify(url("src/engine/formats/pdfjs-patch.ts"))};
-      import { parsePdf } from ${JSON.stringify(url("test/engine/pdf-helpers.ts"))};
-      const out = { patched: pdfjsWorkerModule().patched, docs: {} };
-      for (const [name, path] of Object.entries(${JSON.stringify(files)})) {
-        try {
-          const doc = await parsePdf(new Uint8Array(readFileSync(path)), { capabilities: { include_char_details: true } });
-          out.docs[name] = { pages: doc.pageCount, elements: doc.elements.map((e) => [e.page, e.type, e.text, e.box, e.chars]) };
-        } catch (error) {
-          out.docs[name] = { error: String(error.code ?? error) };
-        }
+/** Parses `files` in a fresh process, with or without the patches. */
+function parseInChild(files: Record<string, string>, patches: boolean): Promise<Outcome> {
+  return inChild<Outcome>(
+    `import { readFileSync } from "node:fs";
+    import { pdfjsWorkerModule } from ${JSON.stringify(url("src/engine/formats/pdfjs-patch.ts"))};
+    import { parsePdf } from ${JSON.stringify(url("test/engine/pdf-helpers.ts"))};
+    const out: { patched: boolean; docs: Record<string, unknown> } = { patched: pdfjsWorkerModule().patched, docs: {} };
+    for (const [name, path] of Object.entries(${JSON.stringify(files)} as Record<string, string>)) {
+      try {
+        const doc = await parsePdf(new Uint8Array(readFileSync(path)), { capabilities: { include_char_details: true } });
+        out.docs[name] = { pages: doc.pageCount, elements: doc.elements.map((e) => [e.page, e.type, e.text, e.box, e.chars]) };
+      } catch (error) {
+        out.docs[name] = { error: String((error as { code?: unknown }).code ?? error) };
       }
-      writeFileSync(${JSON.stringify(result)}, JSON.stringify(out));
-      process.exit(0);`,
-    );
-    const child = spawn(process.execPath, ["--import", "tsx", script], {
-      cwd: root,
-      env: { ...process.env, DOCPARSE_PDFJS_PATCHES: patches ? "1" : "0" },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let err = "";
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    const code = await new Promise<number | null>((r) => child.on("exit", r));
-    if (code !== 0) throw new Error(`child exited with ${code}: ${err}`);
-    return JSON.parse(readFileSync(result, "utf8")) as Outcome;
-  } finally {
-    dir.cleanup();
-  }
+    }
+    done(out);`,
+    { DOCPARSE_PDFJS_PATCHES: patches ? "1" : "0" },
+  );
 }
 
 describe("pdfjs patches: same output as pdfjs as shipped", () => {
