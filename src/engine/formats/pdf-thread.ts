@@ -250,7 +250,18 @@ export class ThreadedPdf {
   constructor(bytes: Uint8Array, options: ThreadedPdfOptions) {
     this.#bytes = bytes;
     this.#options = options;
-    this.opened = threads(1, this.#size).then(([first]) => this.#openOn(first!, true) as Promise<OpenedPdf>);
+    this.opened = this.#open(true);
+  }
+
+  /** Opens the document on the least busy thread; once more on another if that one stops meanwhile. */
+  async #open(retry: boolean): Promise<OpenedPdf> {
+    const [thread] = await threads(1, this.#size);
+    try {
+      return (await this.#openOn(thread!, true)) as OpenedPdf;
+    } catch (error) {
+      if (!retry || !thread!.dead || this.#closed) throw error;
+      return this.#open(false);
+    }
   }
 
   #openOn(thread: ParserThread, outline: boolean): Promise<unknown> {
