@@ -191,3 +191,31 @@ describe.skipIf(missing("chromium", "pdftotext"))("pdf: a two-column right-to-le
     ]);
   }, 60_000);
 });
+
+describe.skipIf(missing("chromium"))("pdf: lists nesting a list of the other direction (Chromium)", () => {
+  // An English list inside a Hebrew item sits at the left of the page, the Hebrew items at
+  // the right, never side by side: read in document order, not as two columns.
+  const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><style>body { font-family: 'DejaVu Sans'; font-size: 12pt; }</style></head><body>
+<ul dir="rtl" lang="he">
+<li>פריט ראשון ברשימה</li>
+<li>פריט שני עם רשימה באנגלית<ul dir="ltr" lang="en"><li>English nested one</li><li>English nested two</li></ul></li>
+<li>פריט שלישי</li>
+</ul>
+<ul dir="ltr"><li>Left item one<ul dir="rtl" lang="he"><li>פריט עברי מקונן</li><li>עוד פריט עברי</li></ul></li><li>Left item two</li></ul>
+</body></html>`;
+
+  it("reads each nested list right after the item that holds it", async () => {
+    const result = await parse(await chromiumPdf(html), {});
+    expect(result.elements.map((e) => [e.type, norm(e.text)])).toEqual([
+      ["ListItem", "• פריט ראשון ברשימה"],
+      ["ListItem", "• פריט שני עם רשימה באנגלית"],
+      ["ListItem", "◦ English nested one"],
+      ["ListItem", "◦ English nested two"],
+      ["ListItem", "• פריט שלישי"],
+      ["ListItem", "• Left item one"],
+      ["ListItem", "◦ פריט עברי מקונן"],
+      ["ListItem", "◦ עוד פריט עברי"],
+      ["ListItem", "• Left item two"],
+    ]);
+  }, 60_000);
+});

@@ -68,8 +68,14 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
     }
     const cols = gaps(region, "x", minGutter);
     if (cols.length > 0) {
-      for (const g of columns(splitAt(region, cols, "x"))) visit(g, depth + 1);
-      return;
+      const sides = splitAt(region, cols, "x");
+      // Columns sit side by side somewhere. Boxes that only alternate down the page on
+      // either side of the gutter (a right-to-left list nesting a left-to-right one, a
+      // date set right under a paragraph set left) are read top to bottom instead.
+      if (sides.every((side, i) => i === 0 || sideBySide(sides[i - 1]!, side))) {
+        for (const g of columns(sides)) visit(g, depth + 1);
+        return;
+      }
     }
     const bands = splitAt(region, gaps(region, "y", 0), "y");
     if (bands.length === 1) {
@@ -117,6 +123,11 @@ function mostlyRtl(items: readonly Rect[]): boolean {
   const votes: DirectionVotes = { rtl: 0, ltr: 0 };
   for (const t of texts) countDirection(t, votes);
   return rtlWins(votes);
+}
+
+/** Whether some box of `a` and some box of `b` share a stretch of the vertical axis. */
+function sideBySide(a: readonly Rect[], b: readonly Rect[]): boolean {
+  return a.some((r) => b.some((q) => Math.min(r.y1, q.y1) - Math.max(r.y0, q.y0) > 0));
 }
 
 function shareGutter(a: readonly Gap[], b: readonly Gap[]): boolean {

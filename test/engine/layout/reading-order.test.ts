@@ -20,6 +20,26 @@ describe("readingOrder", () => {
     expect(readingOrder(items).map((b) => b.id)).toEqual(["L", "R", "F", "L3", "R3"]);
   });
 
+  it("reads boxes that only alternate down either side of a gutter top to bottom, not as columns", () => {
+    // Code blocks on the left, each followed by a note set off to the right (the
+    // shared-mime-info spec's layout; pdftotext reads it in this order).
+    const items = [box("code1", 50, 100, 300, 160), box("note1", 330, 163, 450, 175), box("code2", 50, 180, 300, 240), box("note2", 330, 250, 450, 265)];
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["code1", "note1", "code2", "note2"]);
+    // A right-to-left list nesting a left-to-right one: items at the right, nested ones at the left.
+    const list = [
+      { ...box("he1", 400, 100, 560, 112), text: "פריט ראשון" },
+      { ...box("en1", 60, 118, 200, 130), text: "English nested one" },
+      { ...box("en2", 60, 136, 200, 148), text: "English nested two" },
+      { ...box("he2", 400, 154, 560, 166), text: "פריט שני" },
+    ];
+    expect(readingOrder(list).map((b) => b.id)).toEqual(["he1", "en1", "en2", "he2"]);
+  });
+
+  it("still reads columns whose boxes share a row anywhere", () => {
+    const items = [box("L1", 50, 100, 300, 150), box("R1", 330, 140, 560, 190), box("L2", 50, 200, 300, 250), box("R2", 330, 260, 560, 300)];
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["L1", "L2", "R1", "R2"]);
+  });
+
   it("reads a single column top to bottom", () => {
     const items = [box("c", 50, 300, 500, 320), box("a", 50, 100, 500, 120), box("b", 60, 200, 480, 220)];
     expect(readingOrder(items).map((b) => b.id)).toEqual(["a", "b", "c"]);
