@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -410,8 +410,14 @@ export function writeCachedCopy(dir: string, name: string, content: Uint8Array):
   const path = join(dir, name);
   if (holds(path, content)) return path;
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(temp, content, { mode: 0o644 });
-  renameSync(temp, path);
+  try {
+    writeFileSync(temp, content, { mode: 0o644 });
+    renameSync(temp, path);
+  } catch (error) {
+    // A full disk or a vanished folder: no half-written file left behind.
+    rmSync(temp, { force: true });
+    throw error;
+  }
   if (!holds(path, content)) throw new Error("the written copy reads back different");
   return path;
 }
