@@ -169,6 +169,8 @@ export function ocrLanguages(ctx: Pick<FormatContext, "config">): string {
 interface ThreadHandle {
   ref(): void;
   unref(): void;
+  terminate?(): unknown;
+  removeAllListeners?(event: string): unknown;
 }
 
 /** The thread of the newest tesseract worker, captured when tesseract.js spawns it. */
@@ -214,14 +216,38 @@ async function startWorker(lang: string, cacheDir: string): Promise<TesseractWor
   // gunzips what it finds): each language comes from its own package this way.
   const files = languageCodes(lang).map((code) => [code, languageDataFile(code)] as const);
   for (const [code, file] of files) copyFileSync(file, join(cacheDir, `${code}.traineddata`));
-  const worker = await tesseract.createWorker(lang, tesseract.OEM.LSTM_ONLY, {
+  // tesseract.js 7 rejects createWorker only when its wasm fails to load: a language that
+  // fails to load or initialise (truncated or foreign traineddata) reaches errorHandler
+  // alone, and createWorker never settled (this call and every queued one waited forever).
+  // A failed initialise also posts a stray "resolve" that throws in tesseract's message
+  // handler (an uncaught TypeError), so that handler is detached before it arrives.
+  let failStart: (reason: unknown) => void = () => {};
+  const startFailed = new Promise<never>((_, reject) => (failStart = reject));
+  let starting = true;
+  let thread: ThreadHandle | undefined;
+  const creating = tesseract.createWorker(lang, tesseract.OEM.LSTM_ONLY, {
     langPath: dirname(files[0]![1]),
     gzip: true,
     cachePath: cacheDir,
     cacheMethod: "write",
     logger: () => {},
-    errorHandler: () => {},
+    errorHandler: (data: unknown) => {
+      if (!starting) return;
+      starting = false;
+      thread?.removeAllListeners?.("message");
+      void thread?.terminate?.();
+      failStart(data);
+    },
   });
+  thread = lastSpawned;
+  let worker: TesseractWorker;
+  try {
+    worker = await Promise.race([creating, startFailed]);
+  } catch (cause) {
+    throw new DocParseError(LocalErrorCode.MissingDependency, `OCR could not load the language data of "${lang}" (${String(cause)}): reinstall ${files.map(([code]) => `@tesseract.js-data/${code}`).join(" ")}`, { cause });
+  } finally {
+    starting = false;
+  }
   if (slot?.cacheDir === cacheDir && lastSpawned) slot.thread = lastSpawned;
   return worker;
 }
