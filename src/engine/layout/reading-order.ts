@@ -66,16 +66,15 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
       out.push(...[...region].sort(byRow));
       return;
     }
-    const cols = gaps(region, "x", minGutter);
+    // Columns sit side by side somewhere. Boxes that only alternate down the page on
+    // either side of a gutter (a right-to-left list nesting a left-to-right one, a date
+    // set right under a paragraph set left) are read top to bottom instead. Each gutter
+    // is judged on its own: a margin note that never shares a row with its neighbour
+    // must not undo the page's real columns (its side is cut again one level down).
+    const cols = columnBreaks(region, gaps(region, "x", minGutter));
     if (cols.length > 0) {
-      const sides = splitAt(region, cols, "x");
-      // Columns sit side by side somewhere. Boxes that only alternate down the page on
-      // either side of the gutter (a right-to-left list nesting a left-to-right one, a
-      // date set right under a paragraph set left) are read top to bottom instead.
-      if (sides.every((side, i) => i === 0 || sideBySide(sides[i - 1]!, side))) {
-        for (const g of columns(sides)) visit(g, depth + 1);
-        return;
-      }
+      for (const g of columns(splitAt(region, cols, "x"))) visit(g, depth + 1);
+      return;
     }
     const bands = splitAt(region, gaps(region, "y", 0), "y");
     if (bands.length === 1) {
@@ -98,7 +97,7 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
     }
     if (groups.length === 1 && groups[0]!.length === region.length && bands.length > 1) {
       // Everything merged into one columnar group: its gutter intersection is a real cut.
-      const cuts = gaps(region, "x", 0);
+      const cuts = columnBreaks(region, gaps(region, "x", 0));
       if (cuts.length === 0) {
         out.push(...[...region].sort(byRow));
         return;
@@ -123,6 +122,12 @@ function mostlyRtl(items: readonly Rect[]): boolean {
   const votes: DirectionVotes = { rtl: 0, ltr: 0 };
   for (const t of texts) countDirection(t, votes);
   return rtlWins(votes);
+}
+
+/** The gutters among `cuts` (gaps of `region`) whose two sides share a row somewhere. */
+function columnBreaks<T extends Rect>(region: readonly T[], cuts: readonly Gap[]): Gap[] {
+  const sides = splitAt(region, cuts, "x");
+  return cuts.filter((_, i) => sideBySide(sides[i] ?? [], sides[i + 1] ?? []));
 }
 
 /** Whether some box of `a` and some box of `b` share a stretch of the vertical axis. */
