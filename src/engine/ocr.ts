@@ -159,7 +159,7 @@ export function ocrLanguages(ctx: Pick<FormatContext, "config">): string {
     try {
       languageDataFile(code);
     } catch (error) {
-      throw new DocParseError(40004, `\`engine_params.ocr_languages\`: ${(error as Error).message}`);
+      throw new DocParseError(40004, `\`engine_params.ocr_languages\`: ${(error as Error).message}`, { cause: error });
     }
   }
   return joined;
@@ -399,6 +399,8 @@ async function recognise(image: Uint8Array, lang: string, signal: AbortSignal | 
     signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
+    // The listener above misses an abort that came while the worker was starting.
+    if (signal?.aborted) throw abortError(signal);
     const job = worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { blocks: true, text: false });
     const result = await Promise.race([job, aborted]);
     const size = imageSize(image);

@@ -3,7 +3,10 @@ import { closeSync, mkdirSync, openSync, readSync, writeFileSync } from "node:fs
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import type { FormatContext } from "../../src/engine/draft.js";
+import { ocrImage, ocrLanguages, terminateOcr } from "../../src/engine/ocr.js";
+import { renderTextImage } from "../support/office-fixtures.js";
 import { tempDir } from "../support/system.js";
 
 // Review 2026-11-22b of "OCR in any language": tesseract.js 7 settles createWorker only
@@ -70,4 +73,33 @@ console.log("LEFT " + cacheDirs());`,
       dir.cleanup();
     }
   }, 60_000);
+});
+
+describe("ocrImage: signal", () => {
+  afterAll(() => terminateOcr());
+
+  it("stops a call whose signal aborts while the worker is still starting (DOCPARSE_ABORTED)", async () => {
+    await terminateOcr();
+    const png = await renderTextImage(["Abort while starting"]);
+    const controller = new AbortController();
+    const call = ocrImage(png, { signal: controller.signal });
+    // Starting a worker (wasm, language data) takes hundreds of ms; the abort lands in it.
+    setTimeout(() => controller.abort(), 20);
+    await expect(call).rejects.toMatchObject({ code: "DOCPARSE_ABORTED" });
+    expect((await ocrImage(png)).lines[0]?.text).toBe("Abort while starting");
+  });
+});
+
+describe("ocrLanguages", () => {
+  it("keeps the missing-dependency error as the cause of its 40004", () => {
+    const ctx = { config: { config: { engine_params: { ocr_languages: "eng+fra" } } } } as unknown as Pick<FormatContext, "config">;
+    const error = (() => {
+      try {
+        return ocrLanguages(ctx);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toMatchObject({ code: 40004, cause: { code: "DOCPARSE_MISSING_DEPENDENCY" } });
+  });
 });
