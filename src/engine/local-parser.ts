@@ -11,6 +11,7 @@ import { detectFormat } from "./detect.js";
 import { layoutAssetName, loadCanvas, renderFlowPage, type FlowPageSnapshot } from "./flow-render.js";
 import { fileIdOf } from "./element-ids.js";
 import { resolveLimits } from "./limits.js";
+import { ocrLanguages } from "./ocr.js";
 import { readInput } from "./read-input.js";
 
 export interface LocalParserOptions {
@@ -116,7 +117,7 @@ export class LocalParser implements Parser {
 
   /**
    * Parses one document.
-   * @throws DocParseError 40004 (bad config), 40302 (too large), 40305 (no/empty file),
+   * @throws DocParseError 40004 (bad config, an OCR language not installed), 40302 (too large), 40305 (no/empty file),
    *   40303 (unknown type), 40425 (known type without a local handler), 40422 (corrupt),
    *   40424 (page_range beyond the document), `DOCPARSE_LIMIT_EXCEEDED` (more pages than
    *   `limits.maxPages`), `DOCPARSE_TIMEOUT`, `DOCPARSE_ABORTED`.
@@ -127,6 +128,8 @@ export class LocalParser implements Parser {
     const capabilities = resolveCapabilities(config);
     const rangeText = config.scope?.page_range;
     const pageRange = rangeText ? (parsePageRange(rangeText) as PageSpan[]) : undefined;
+    // Checked for every document, whether or not it will need OCR: 40004 up front.
+    ocrLanguages({ config });
 
     const timer = new AbortController();
     const timeoutMs = this.limits.timeoutMs;

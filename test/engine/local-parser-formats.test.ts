@@ -117,8 +117,9 @@ describe("LocalParser over every format", () => {
     expect(r.elements.map((e) => e.text).join(" ")).toBe("Rechnung für Größe und Maß");
   });
 
-  it("a language whose data is not installed fails the request with 40004, also a PDF that needs no OCR", async () => {
+  it("a language whose data is not installed fails the request with 40004, for every format (also those that never OCR)", async () => {
     const config = { config: { engine_params: { ocr_languages: "fra" } } };
+    await expect(parser.parse(Buffer.from("<h1>Title</h1><p>Text</p>"), { filename: "page.html", config })).rejects.toMatchObject({ code: 40004 });
     await expect(parser.parse(await renderTextImage(["Bonjour"]), { filename: "scan.png", config })).rejects.toMatchObject({ code: 40004 });
     const pdf = await buildPdf([{ texts: [{ text: "A text page", x: 72, y: 72 }] }]);
     await expect(parser.parse(pdf, { filename: "text.pdf", config })).rejects.toMatchObject({ code: 40004, message: expect.stringContaining("@tesseract.js-data/fra") });

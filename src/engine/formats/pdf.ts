@@ -54,8 +54,6 @@ function engineDpi(ctx: FormatContext): number {
 
 async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDocument> {
   if (ctx.signal?.aborted) throw abortError(ctx.signal);
-  // A wrong or missing OCR language fails the request (40004), also where no page needs OCR.
-  ocrLanguages(ctx);
   const deadline = Date.now() + ctx.limits.timeoutMs;
   const reader = ctx.parseMode === "scan" ? await ocrReader(bytes, ctx) : textReader(bytes, ctx);
   try {
