@@ -249,6 +249,10 @@ async function startWorker(lang: string, cacheDir: string): Promise<TesseractWor
     starting = false;
   }
   if (slot?.cacheDir === cacheDir && lastSpawned) slot.thread = lastSpawned;
+  // The languages are in the worker now: the copies (megabytes each) go at once, so a
+  // process that ends without an exit event (a signal, a killed test worker) leaves
+  // behind at most an empty folder.
+  for (const [code] of files) rmSync(join(cacheDir, `${code}.traineddata`), { force: true });
   return worker;
 }
 

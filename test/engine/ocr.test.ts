@@ -79,6 +79,38 @@ describe("ocrImage", () => {
     expect(lines[0]?.text).toBe("Back again");
   });
 
+  it("keeps no copy of the language data on disk once the worker has it", async () => {
+    const dir = tempDir();
+    try {
+      const src = (p: string) => JSON.stringify(fileURLToPath(new URL(p, import.meta.url)));
+      const script = join(dir.path, "ocr-files.mts");
+      writeFileSync(
+        script,
+        `import { readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ocrImage } from ${src("../../src/engine/ocr.ts")};
+import { renderTextImage } from ${src("../support/office-fixtures.ts")};
+await ocrImage(await renderTextImage(["Nothing left behind"]), { lang: "eng+deu" });
+const dirs = readdirSync(tmpdir()).filter((d) => d.startsWith("docparse-ocr-"));
+console.log("FILES " + JSON.stringify(dirs.map((d) => readdirSync(join(tmpdir(), d)))));
+process.kill(process.pid, "SIGKILL");`,
+      );
+      const child = spawn(process.execPath, ["--import", "tsx", script], {
+        cwd: fileURLToPath(new URL("../..", import.meta.url)),
+        env: { ...process.env, TMPDIR: dir.path },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      await new Promise((resolve) => child.on("exit", resolve));
+      // One worker folder, empty while the worker runs (a kill leaves no megabytes behind).
+      expect(out).toContain("FILES [[]]");
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
+
   it("never keeps a process alive while idle (no terminateOcr needed)", async () => {
     const dir = tempDir();
     try {
