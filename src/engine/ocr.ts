@@ -1,10 +1,10 @@
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DocParseError, LocalErrorCode, abortError } from "../errors.js";
 import type { FormatContext } from "./draft.js";
 import { imageSize } from "./formats/image-size.js";
+import { processTempDir } from "./process-temp.js";
 
 /**
  * Offline OCR with tesseract.js and the `@tesseract.js-data/<language>` packages
@@ -268,7 +268,7 @@ function ensureExitHook(): void {
 function getWorker(lang: string): Promise<TesseractWorker> {
   if (slot && slot.lang === lang) return slot.worker;
   if (slot) void dropWorker();
-  const cacheDir = mkdtempSync(join(tmpdir(), "docparse-ocr-"));
+  const cacheDir = processTempDir("docparse-ocr-");
   const worker = startWorker(lang, cacheDir);
   const current: WorkerSlot = { lang, worker, cacheDir };
   slot = current;

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
+import { accessSync, constants, rmSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DocParseError, abortError } from "../../../errors.js";
+import { processTempDir } from "../../process-temp.js";
 
 /**
  * Document conversion with LibreOffice (`soffice --headless --convert-to`).
@@ -96,11 +97,11 @@ async function convertNow(bytes: Uint8Array, { fromExt, to, infilter, timeoutMs 
     throw new DocParseError(40428, `Converting .${fromExt} needs LibreOffice, which is not installed. ${INSTALL_HINT}`, { isRetryable: false });
   }
   if (!profileDir) {
-    profileDir = mkdtempSync(join(tmpdir(), "docparse-soffice-profile-"));
+    profileDir = processTempDir("docparse-soffice-profile-");
     const dir = profileDir;
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   }
-  const work = mkdtempSync(join(tmpdir(), "docparse-soffice-"));
+  const work = processTempDir("docparse-soffice-work-");
   try {
     const input = join(work, `input.${fromExt.replace(/[^a-z0-9]/gi, "")}`);
     const outDir = join(work, "out");
