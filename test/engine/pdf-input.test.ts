@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DocParseError } from "../../src/errors.js";
 import { pdfFormat } from "../../src/engine/formats/pdf.js";
 import { parserThreadStats } from "../../src/engine/formats/pdf-thread.js";
-import { buildPdf, chromiumPdf, column, operatorBombPdf, popplerWords, prose, randomProse, sofficePdf } from "../support/pdf-fixtures.js";
+import { buildPdf, chromiumPdf, column, operatorBombPdf, popplerWords, prose, randomProse, rawPdf, sofficePdf } from "../support/pdf-fixtures.js";
 import { missing } from "../support/system.js";
 import { boxContains, ofType, parsePdf } from "./pdf-helpers.js";
 
@@ -47,6 +47,31 @@ describe("pdf: bad input", () => {
     aborted.abort();
     expect(await codeOf(parsePdf(bytes, { signal: aborted.signal }))).toBe("DOCPARSE_ABORTED");
   });
+
+  it("survives deep object nesting: a page dictionary or a content stream 200,000 arrays deep", async () => {
+    const nested = "[".repeat(200_000) + "]".repeat(200_000);
+    const twoPages = (pageExtra: string, firstContent: string): Uint8Array =>
+      rawPdf([
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R 5 0 R] /Count 2 >>",
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 7 0 R >> >> /Contents 4 0 R ${pageExtra} >>`,
+        { dict: "", data: firstContent },
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 7 0 R >> >> /Contents 6 0 R >>",
+        { dict: "", data: "BT /F1 18 Tf 72 700 Td (Second page) Tj ET" },
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+      ]);
+    const text = "BT /F1 18 Tf 72 700 Td (First page) Tj ET";
+    const t0 = Date.now();
+    // In the content stream: the operand is dropped, both pages read.
+    const inContent = await parsePdf(twoPages("", `${text} ${nested} pop`));
+    expect(inContent.elements.map((e) => e.text)).toEqual(["First page", "Second page"]);
+    // In the page tree (pdfjs overflows its stack reading it): refused as corrupt, not a crash.
+    expect(await codeOf(parsePdf(twoPages(`/Deep ${nested}`, text)))).toBe(40422);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    // The parser threads are still there for the next document.
+    const after = await parsePdf(await buildPdf([{ texts: [{ text: "After the nesting", x: 72, y: 72 }] }]));
+    expect(after.elements.map((e) => e.text)).toEqual(["After the nesting"]);
+  }, 30_000);
 
   it("stops a parser thread stuck on a hostile page, so the next document does not wait for it", async () => {
     // ~20 s of pdfjs work on one page (a 60 MB content stream in a ~120 KB file).
