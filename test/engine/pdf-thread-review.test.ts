@@ -64,18 +64,21 @@ interface Tapped {
 
 /**
  * Records the requests posted to parser threads (and lets a test act on one), by
- * wrapping node's `Worker.prototype.postMessage`; restored after each test.
+ * wrapping node's `Worker.prototype.postMessage`; restored after each test. With
+ * `before`, the test acts before the request is posted: a thread terminated there never
+ * reads it (after posting, a busy machine may let the thread answer first).
  */
-function tapThreads(onPost?: (message: Tapped) => void): Tapped[] {
+function tapThreads(onPost?: (message: Tapped) => void, { before = false } = {}): Tapped[] {
   const log: Tapped[] = [];
   const post = Worker.prototype.postMessage;
   vi.spyOn(Worker.prototype, "postMessage").mockImplementation(function (this: Worker, value: unknown, transfer?: Parameters<Worker["postMessage"]>[1]) {
-    post.call(this, value, transfer);
     const m = value as { op?: string; doc?: number; page?: number };
-    if (!m?.op) return;
-    const entry: Tapped = { worker: this, op: m.op, doc: m.doc!, page: m.page };
+    const entry: Tapped | undefined = m?.op ? { worker: this, op: m.op, doc: m.doc!, page: m.page } : undefined;
+    if (entry && before) onPost?.(entry);
+    post.call(this, value, transfer);
+    if (!entry) return;
     log.push(entry);
-    onPost?.(entry);
+    if (!before) onPost?.(entry);
   });
   return log;
 }
@@ -276,12 +279,15 @@ describe("a parser thread dying mid-document", () => {
   it("a page that stops a thread again fails with 500, and so does the parse (retryable), not a partial document", async () => {
     const bytes = await pages(6);
     const killedOn = new Set<Worker>();
-    tapThreads((m) => {
-      if (m.op === "page" && m.page === 3 && !killedOn.has(m.worker)) {
-        killedOn.add(m.worker);
-        void m.worker.terminate();
-      }
-    });
+    tapThreads(
+      (m) => {
+        if (m.op === "page" && m.page === 3 && !killedOn.has(m.worker)) {
+          killedOn.add(m.worker);
+          void m.worker.terminate();
+        }
+      },
+      { before: true },
+    );
     const pdf = new ThreadedPdf(bytes, { maxImagePixels: 1e8, threads: 1 });
     try {
       const read = await pdf.readPages([1, 2, 3, 4, 5, 6], OPTIONS);
