@@ -204,8 +204,20 @@ describe.skipIf(missing("chromium"))("pdf: lists nesting a list of the other dir
 <ul dir="ltr"><li>Left item one<ul dir="rtl" lang="he"><li>פריט עברי מקונן</li><li>עוד פריט עברי</li></ul></li><li>Left item two</li></ul>
 </body></html>`;
 
-  it("reads each nested list right after the item that holds it", async () => {
+  it("reads each nested list right after the item that holds it, one level under it", async () => {
     const result = await parse(await chromiumPdf(html), {});
+    // Levels show as Markdown indentation.
+    expect((result.markdown ?? "").split("\n").filter((l) => l.trim())).toEqual([
+      "• פריט ראשון ברשימה",
+      "• פריט שני עם רשימה באנגלית",
+      "  ◦ English nested one",
+      "  ◦ English nested two",
+      "• פריט שלישי",
+      "• Left item one",
+      "  ◦ פריט עברי מקונן",
+      "  ◦ עוד פריט עברי",
+      "• Left item two",
+    ]);
     expect(result.elements.map((e) => [e.type, norm(e.text)])).toEqual([
       ["ListItem", "• פריט ראשון ברשימה"],
       ["ListItem", "• פריט שני עם רשימה באנגלית"],

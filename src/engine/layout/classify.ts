@@ -59,7 +59,42 @@ export function assignListLevels(blocks: readonly Block[]): void {
     (b) => b.x0,
   );
   level(rtl, (b) => -b.x1);
+  nestAcrossDirections(blocks, new Set(rtl), em);
 }
+
+/**
+ * A list nested in an item of the other direction (an English list inside a Hebrew item)
+ * is indented from its own side, where nothing of the outer list stands: measured alone,
+ * its items were level 0. A run of such items, in reading order between two items of
+ * the other direction that start at the same edge (the outer list going on), clear of
+ * that edge and set tight against both (no list margin between), is nested one level
+ * under the item before it. Two separate lists one after the other, or an English line
+ * set in a Hebrew list (aligned with it), do not match. A nested list ending the outer
+ * list has no item after it and stays at its level.
+ */
+function nestAcrossDirections(blocks: readonly Block[], rtl: ReadonlySet<Block>, em: number): void {
+  const start = (b: Block): number => (rtl.has(b) ? b.x1 : b.x0);
+  for (let i = 0; i < blocks.length; i++) {
+    const outer = blocks[i]!;
+    if (outer.kind !== "list") continue;
+    const outerRtl = rtl.has(outer);
+    let end = i + 1;
+    while (end < blocks.length && blocks[end]!.kind === "list" && rtl.has(blocks[end]!) !== outerRtl) end++;
+    const next = blocks[end];
+    if (end === i + 1 || next?.kind !== "list" || Math.abs(start(next) - start(outer)) > 0.6 * em) continue;
+    const run = blocks.slice(i + 1, end);
+    // Clear of the outer item's start edge: its right edge for a right-to-left item.
+    if (!run.every((b) => (outerRtl ? b.x1 < outer.x1 - 2 * em : b.x0 > outer.x0 + 2 * em))) continue;
+    // Set tight against the items around it: separate lists stand apart (their margins).
+    if (run[0]!.y0 - outer.y1 > 0.8 * em || next.y0 - run[run.length - 1]!.y1 > 0.8 * em) continue;
+    const base = (outer.listLevel ?? 0) + 1;
+    const own = Math.min(...run.map((b) => b.listLevel ?? 0));
+    for (const b of run) b.listLevel = base + (b.listLevel ?? 0) - own;
+    // The outer list goes on at `next`: the nested items are no outer item themselves.
+    i = end - 1;
+  }
+}
+
 
 /**
  * Per-character boxes of a block, in the block's text order. Characters the layout

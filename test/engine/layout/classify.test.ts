@@ -26,4 +26,36 @@ describe("assignListLevels", () => {
     assignListLevels(blocks);
     expect(blocks.map((b) => b.listLevel)).toEqual([0, 1, 0, 1]);
   });
+
+  it("nests a list of the other direction between two items of the outer list, tight against them", () => {
+    // A Hebrew list (right edge 540) holding an English list at the left (x0 96).
+    const blocks = [
+      item("פריט ראשון •", 300, 540, 100),
+      item("• English nested one", 96, 300, 114),
+      item("• English nested two", 96, 300, 128),
+      item("פריט שני •", 380, 540, 142),
+    ];
+    assignListLevels(blocks);
+    expect(blocks.map((b) => b.listLevel)).toEqual([0, 1, 1, 0]);
+  });
+
+  it("leaves separate lists, an aligned item of the other script and a nested list that ends the outer list alone", () => {
+    // A Hebrew list, then (a list margin below) an English list whose first item nests a Hebrew one.
+    const separate = [
+      item("פריט אחרון •", 300, 540, 100),
+      item("• Left item one", 96, 300, 136),
+      item("פריט עברי מקונן •", 300, 516, 150),
+      item("• Left item two", 96, 300, 164),
+    ];
+    assignListLevels(separate);
+    expect(separate.map((b) => b.listLevel)).toEqual([0, 0, 1, 0]);
+    // An English line in a Hebrew list, set against the list's right edge like the rest.
+    const aligned = [item("פריט ראשון •", 300, 540, 100), item("English words •", 420, 540, 114), item("פריט שני •", 380, 540, 128)];
+    assignListLevels(aligned);
+    expect(aligned.map((b) => b.listLevel)).toEqual([0, 0, 0]);
+    // Nothing of the outer list after the nested one: no evidence, level 0 (documented).
+    const atEnd = [item("פריט ראשון •", 300, 540, 100), item("• English nested", 96, 300, 114)];
+    assignListLevels(atEnd);
+    expect(atEnd.map((b) => b.listLevel)).toEqual([0, 0]);
+  });
 });
