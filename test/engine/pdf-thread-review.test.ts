@@ -252,12 +252,15 @@ describe("a parser thread dying mid-document", () => {
   it("opens the document once more on another thread when the first stops while opening it", async () => {
     const bytes = await pages(3);
     const killedOn = new Set<Worker>();
-    tapThreads((m) => {
-      if (m.op === "open" && killedOn.size === 0) {
-        killedOn.add(m.worker);
-        void m.worker.terminate();
-      }
-    });
+    tapThreads(
+      (m) => {
+        if (m.op === "open" && killedOn.size === 0) {
+          killedOn.add(m.worker);
+          void m.worker.terminate();
+        }
+      },
+      { before: true },
+    );
     const doc = await parsePdf(bytes, { limits: { pdfThreads: 1 } });
     expect(killedOn.size).toBe(1);
     expect(doc.elements.map((e) => e.text)).toEqual(["Review page 1", "Review page 2", "Review page 3"]);
@@ -266,12 +269,15 @@ describe("a parser thread dying mid-document", () => {
   it("a document whose opening stops two threads fails with 500 (retryable)", async () => {
     const bytes = await pages(3);
     const killedOn = new Set<Worker>();
-    tapThreads((m) => {
-      if (m.op === "open" && !killedOn.has(m.worker)) {
-        killedOn.add(m.worker);
-        void m.worker.terminate();
-      }
-    });
+    tapThreads(
+      (m) => {
+        if (m.op === "open" && !killedOn.has(m.worker)) {
+          killedOn.add(m.worker);
+          void m.worker.terminate();
+        }
+      },
+      { before: true },
+    );
     await expect(parsePdf(bytes, { limits: { pdfThreads: 1 } })).rejects.toMatchObject({ code: 500, isRetryable: true });
     expect(killedOn.size).toBe(2);
   });
