@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/system.js";
@@ -16,6 +17,39 @@ const LINES = [
 ];
 
 afterAll(() => terminateOcr());
+
+/**
+ * Runs `body` in a fresh process (TypeScript, top-level await; `ocrImage`, `terminateOcr`
+ * and `renderTextImage` imported) with `env` added. Returns its stdout, exit code, when
+ * it exited and when a text first showed in its output.
+ */
+async function inChild(body: string, env: Record<string, string> = {}): Promise<{ out: string; code: number | null; exitedAt: number; seenAt: (text: string) => number }> {
+  const dir = tempDir();
+  try {
+    const src = (p: string) => JSON.stringify(fileURLToPath(new URL(p, import.meta.url)));
+    const script = join(dir.path, "ocr-child.mts");
+    writeFileSync(
+      script,
+      `import { ocrImage, terminateOcr } from ${src("../../src/engine/ocr.ts")};
+      import { renderTextImage } from ${src("../support/office-fixtures.ts")};
+      ${body}`,
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: fileURLToPath(new URL("../..", import.meta.url)), env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    // tesseract writes its own complaints to stderr (broken data, tests that mean it).
+    child.stderr.resume();
+    let out = "";
+    const seen: { at: number; out: string }[] = [];
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      seen.push({ at: Date.now(), out });
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const exitedAt = Date.now();
+    return { out, code, exitedAt, seenAt: (text) => seen.find((s) => s.out.includes(text))?.at ?? exitedAt };
+  } finally {
+    dir.cleanup();
+  }
+}
 
 describe("ocrImage", () => {
   it("reads rendered English text offline with high character accuracy", async () => {
@@ -82,28 +116,16 @@ describe("ocrImage", () => {
   it("keeps no copy of the language data on disk once the worker has it", async () => {
     const dir = tempDir();
     try {
-      const src = (p: string) => JSON.stringify(fileURLToPath(new URL(p, import.meta.url)));
-      const script = join(dir.path, "ocr-files.mts");
-      writeFileSync(
-        script,
+      const { out } = await inChild(
         `import { readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ocrImage } from ${src("../../src/engine/ocr.ts")};
-import { renderTextImage } from ${src("../support/office-fixtures.ts")};
-await ocrImage(await renderTextImage(["Nothing left behind"]), { lang: "eng+deu" });
-const dirs = readdirSync(tmpdir()).filter((d) => d.startsWith("docparse-ocr-"));
-console.log("FILES " + JSON.stringify(dirs.map((d) => readdirSync(join(tmpdir(), d)))));
-process.kill(process.pid, "SIGKILL");`,
+        import { tmpdir } from "node:os";
+        import { join } from "node:path";
+        await ocrImage(await renderTextImage(["Nothing left behind"]), { lang: "eng+deu" });
+        const dirs = readdirSync(tmpdir()).filter((d) => d.startsWith("docparse-ocr-"));
+        console.log("FILES " + JSON.stringify(dirs.map((d) => readdirSync(join(tmpdir(), d)))));
+        process.kill(process.pid, "SIGKILL");`,
+        { TMPDIR: dir.path },
       );
-      const child = spawn(process.execPath, ["--import", "tsx", script], {
-        cwd: fileURLToPath(new URL("../..", import.meta.url)),
-        env: { ...process.env, TMPDIR: dir.path },
-        stdio: ["ignore", "pipe", "inherit"],
-      });
-      let out = "";
-      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-      await new Promise((resolve) => child.on("exit", resolve));
       // One worker folder, empty while the worker runs (a kill leaves no megabytes behind).
       expect(out).toContain("FILES [[]]");
     } finally {
@@ -112,33 +134,62 @@ process.kill(process.pid, "SIGKILL");`,
   }, 60_000);
 
   it("never keeps a process alive while idle (no terminateOcr needed)", async () => {
+    const { out, code, exitedAt, seenAt } = await inChild(`console.log("DONE " + (await ocrImage(await renderTextImage(["Exit quickly"]))).lines[0]?.text);`);
+    expect(out).toContain("DONE Exit quickly");
+    expect(code).toBe(0);
+    // The idle timer is 30 s: exiting this fast means the idle thread did not hold the process.
+    expect(exitedAt - seenAt("DONE")).toBeLessThan(5000);
+  }, 60_000);
+
+  it("fails a language whose data is broken (DOCPARSE_MISSING_DEPENDENCY), removes its folder and stays usable", async () => {
+    // tesseract.js 7 settles createWorker only when its wasm fails: data that fails to
+    // load (a truncated .gz) left the call and every queued one waiting forever, and data
+    // that fails to initialise crashed the process (a stray "resolve" after the "reject").
     const dir = tempDir();
     try {
-      const src = (p: string) => JSON.stringify(fileURLToPath(new URL(p, import.meta.url)));
-      const script = join(dir.path, "ocr-exit.mts");
-      writeFileSync(
-        script,
-        `import { ocrImage } from ${src("../../src/engine/ocr.ts")};
-import { renderTextImage } from ${src("../support/office-fixtures.ts")};
-const r = await ocrImage(await renderTextImage(["Exit quickly"]));
-console.log("DONE " + r.lines[0]?.text);`,
+      const eng = readFileSync(join(dirname(createRequire(import.meta.url).resolve("@tesseract.js-data/eng/package.json")), "4.0.0_best_int", "eng.traineddata.gz"));
+      const pkg = (code: string, data: Uint8Array): void => {
+        const folder = join(dir.path, "node_modules", "@tesseract.js-data", code);
+        mkdirSync(join(folder, "4.0.0_best_int"), { recursive: true });
+        writeFileSync(join(folder, "package.json"), JSON.stringify({ name: `@tesseract.js-data/${code}`, version: "1.0.0" }));
+        writeFileSync(join(folder, "4.0.0_best_int", `${code}.traineddata.gz`), data);
+      };
+      pkg("zzt", eng.subarray(0, 100_000)); // truncated gzip: gunzip fails while loading
+      pkg("zzg", Buffer.alloc(5000, 7)); // not gzip, not traineddata: initialising fails
+      const tmp = join(dir.path, "tmp");
+      mkdirSync(tmp);
+      const { out, code } = await inChild(
+        `import { readdirSync } from "node:fs";
+        process.on("uncaughtException", (e) => { console.log("UNCAUGHT " + String(e)); process.exit(3); });
+        setTimeout(() => { console.log("HANG"); process.exit(2); }, 20_000).unref();
+        const folders = () => readdirSync(${JSON.stringify(tmp)}).filter((n) => n.startsWith("docparse-ocr-")).length;
+        const png = await renderTextImage(["Still here"]);
+        for (const lang of ["zzt", "zzg"]) {
+          const error = await ocrImage(png, { lang }).then(() => undefined, (e) => e);
+          console.log("FAILED " + lang + " " + error?.code + " " + folders());
+        }
+        console.log("READ " + (await ocrImage(png)).lines[0]?.text);
+        await terminateOcr();
+        console.log("LEFT " + folders());`,
+        { NODE_PATH: join(dir.path, "node_modules"), TMPDIR: tmp },
       );
-      const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: fileURLToPath(new URL("../..", import.meta.url)), stdio: ["ignore", "pipe", "inherit"] });
-      let doneAt = 0;
-      let out = "";
-      child.stdout.on("data", (d: Buffer) => {
-        out += d.toString();
-        if (!doneAt && out.includes("DONE")) doneAt = Date.now();
-      });
-      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-      expect(out).toContain("DONE Exit quickly");
+      expect(out.trim().split("\n")).toEqual(["FAILED zzt DOCPARSE_MISSING_DEPENDENCY 0", "FAILED zzg DOCPARSE_MISSING_DEPENDENCY 0", "READ Still here", "LEFT 0"]);
       expect(code).toBe(0);
-      // The idle timer is 30 s: exiting this fast means the idle thread did not hold the process.
-      expect(Date.now() - doneAt).toBeLessThan(5000);
     } finally {
       dir.cleanup();
     }
   }, 60_000);
+
+  it("stops a call whose signal aborts while the worker is still starting (DOCPARSE_ABORTED)", async () => {
+    await terminateOcr();
+    const png = await renderTextImage(["Abort while starting"]);
+    const controller = new AbortController();
+    const call = ocrImage(png, { signal: controller.signal });
+    // Starting a worker (wasm, language data) takes hundreds of ms; the abort lands in it.
+    setTimeout(() => controller.abort(), 20);
+    await expect(call).rejects.toMatchObject({ code: "DOCPARSE_ABORTED" });
+    expect((await ocrImage(png)).lines[0]?.text).toBe("Abort while starting");
+  });
 });
 
 describe("OCR languages", () => {
@@ -174,5 +225,10 @@ describe("OCR languages", () => {
     expect(ocrLanguages(ctx(["eng", "deu"]))).toBe("eng+deu");
     for (const bad of [42, "", "en-US", ["eng", 7], "eng++deu"]) expect(() => ocrLanguages(ctx(bad)), JSON.stringify(bad)).toThrow(expect.objectContaining({ code: 40004 }));
     expect(() => ocrLanguages(ctx("fra"))).toThrow(/npm install @tesseract.js-data\/fra/);
+  });
+
+  it("keeps the missing-dependency error as the cause of its 40004", () => {
+    const ctx = { config: { config: { engine_params: { ocr_languages: "eng+fra" } } } } as Pick<FormatContext, "config">;
+    expect(() => ocrLanguages(ctx)).toThrow(expect.objectContaining({ code: 40004, cause: expect.objectContaining({ code: "DOCPARSE_MISSING_DEPENDENCY" }) }));
   });
 });

@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { openPdf } from "../../src/engine/formats/pdf-load.js";
 import { PDFJS_PATCHES, patchPdfjsWorker, pdfjsWorkerModule, writeCachedCopy } from "../../src/engine/formats/pdfjs-patch.js";
 import { buildPdf, rawPdf } from "../support/pdf-fixtures.js";
 import { tempDir } from "../support/system.js";
@@ -93,6 +94,22 @@ describe("pdfjs patches: the cached copy", () => {
       mkdirSync(shared);
       chmodSync(shared, 0o777);
       expect(() => writeCachedCopy(shared, "copy.mjs", Buffer.from("export {};\n"))).toThrow(/not private/);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it.skipIf(process.getuid === undefined)("refuses a folder reached through a symlink", () => {
+    // The temp fallback `<tmp>/docparse-rag-<uid>` is a name anyone can take first: a link
+    // there to a private folder of ours passes owner and mode checks on its target, and
+    // its owner could re-point it before a parser thread imports the path.
+    const dir = tempDir();
+    try {
+      const ours = join(dir.path, "ours");
+      mkdirSync(ours, { mode: 0o700 });
+      const link = join(dir.path, "docparse-rag-link");
+      symlinkSync(ours, link);
+      expect(() => writeCachedCopy(link, "copy.mjs", Buffer.from("export {};\n"))).toThrow(/not private/);
     } finally {
       dir.cleanup();
     }
@@ -310,6 +327,81 @@ describe("pdfjs patches: same output as pdfjs as shipped", () => {
       expect((box.x1 - box.x0) * 612).toBeGreaterThan(36);
       expect((box.x1 - box.x0) * 612).toBeLessThan(42);
       expect(texts("longHex").join("")).toContain("A".repeat(200));
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
+});
+
+/**
+ * Pages "one", "two", "three" under a root listing `kids` (1-based pages; an array is a
+ * /Pages node listing those pages) with /Count the number of kids: flat, or looking flat.
+ */
+function flatTreePdf(kids: (number | number[])[]): Uint8Array {
+  const page = (k: number): string => `${3 + 2 * k} 0 R`;
+  const objects: Parameters<typeof rawPdf>[0] = ["<< /Type /Catalog /Pages 2 0 R >>", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"];
+  for (const text of ["one", "two", "three"]) {
+    const content = objects.push({ dict: "", data: `BT /F1 12 Tf 72 700 Td (${text}) Tj ET` });
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${content} 0 R >>`);
+  }
+  const refs = kids.map((k) =>
+    typeof k === "number" ? page(k) : `${objects.push(`<< /Type /Pages /Parent 2 0 R /Kids [${k.map(page).join(" ")}] /Count ${k.length} >>`)} 0 R`,
+  );
+  objects[1] = `<< /Type /Pages /Kids [${refs.join(" ")}] /Count ${kids.length} >>`;
+  return rawPdf(objects);
+}
+
+/** Each page's text (in page order), or its error message; the same source runs in the child. */
+const READ_PAGES = `async (doc) => {
+  const out = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    try {
+      const page = await doc.getPage(n);
+      out.push((await page.getTextContent()).items.map((i) => i.str).join(""));
+    } catch (error) {
+      out.push("error: " + error.message);
+    }
+  }
+  return out;
+}`;
+
+describe("pdfjs patches: page trees listing a kid twice", () => {
+  it("read every page as pdfjs as shipped does (which fails the repeated page: circular reference)", async () => {
+    // The fast path must not record kids the walk it falls back to has not visited, or the
+    // walk skips them and returns the repeated page instead of failing it.
+    expect(pdfjsWorkerModule().patched).toBe(true);
+    const trees = [[1, 2, 2], [1, 2, 3, 2], [1, 2, 2, 3], [1, 2, 1], [1, 2, 3], [1, 2, [2]], [1, 2, [3]]] as (number | number[])[][];
+    const dir = tempDir();
+    try {
+      const files = trees.map((kids, i) => {
+        const file = join(dir.path, `tree-${i}.pdf`);
+        writeFileSync(file, flatTreePdf(kids));
+        return file;
+      });
+      const shipped = await inChild<string[][]>(
+        `import { readFileSync } from "node:fs";
+        import { openPdf } from ${JSON.stringify(url("src/engine/formats/pdf-load.ts"))};
+        const read = ${READ_PAGES};
+        const out = [];
+        for (const file of ${JSON.stringify(files)}) {
+          const doc = await openPdf(new Uint8Array(readFileSync(file)), { glyphPaths: false });
+          out.push(await read(doc));
+          await doc.destroy();
+        }
+        done(out);`,
+        { DOCPARSE_PDFJS_PATCHES: "0" },
+      );
+      const read = new Function(`return ${READ_PAGES}`)() as (doc: Awaited<ReturnType<typeof openPdf>>) => Promise<string[]>;
+      for (const [i, file] of files.entries()) {
+        const doc = await openPdf(new Uint8Array(readFileSync(file)), { glyphPaths: false });
+        try {
+          expect(await read(doc), `kids ${JSON.stringify(trees[i])}`).toEqual(shipped[i]);
+        } finally {
+          await doc.destroy();
+        }
+      }
+      expect(shipped[0]![2]).toMatch(/^error: .*circular/);
+      expect(shipped[5]![2]).toMatch(/^error: .*circular/);
     } finally {
       dir.cleanup();
     }

@@ -35,6 +35,19 @@ describe("readingOrder", () => {
     expect(readingOrder(list).map((b) => b.id)).toEqual(["he1", "en1", "en2", "he2"]);
   });
 
+  it("reads alternating boxes top to bottom also when they touch exactly (zero overlap, zero gap)", () => {
+    const items = [box("code1", 50, 100, 300, 160), box("note1", 330, 160, 450, 175), box("code2", 50, 180, 300, 240), box("note2", 330, 240, 450, 255)];
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["code1", "note1", "code2", "note2"]);
+  });
+
+  it("keeps two real columns when a third side (a margin tab) only sits in a gap of its neighbour", () => {
+    // Paragraph breaks that do not line up, and a thumb-index tab at the right page edge
+    // level with the right column's break: the tab never shares a row with the right
+    // column, the columns share many. Each gutter is judged on its own.
+    const items = [box("L1", 50, 100, 250, 300), box("L2", 50, 310, 250, 700), box("R1", 280, 100, 480, 395), box("R2", 280, 425, 480, 700), box("tab", 510, 400, 540, 420)];
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["L1", "L2", "R1", "tab", "R2"]);
+  });
+
   it("still reads columns whose boxes share a row anywhere", () => {
     const items = [box("L1", 50, 100, 300, 150), box("R1", 330, 140, 560, 190), box("L2", 50, 200, 300, 250), box("R2", 330, 260, 560, 300)];
     expect(readingOrder(items).map((b) => b.id)).toEqual(["L1", "L2", "R1", "R2"]);
