@@ -1,9 +1,14 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DocParseError } from "../../src/errors.js";
 import { NativeDecompressionStream } from "../../src/engine/formats/pdf-inflate.js";
 import type { TextPageOptions, TextPageResult } from "../../src/engine/formats/pdf-page.js";
 import { ThreadedPdf } from "../../src/engine/formats/pdf-thread.js";
 import { buildPdf } from "../support/pdf-fixtures.js";
+import { tempDir } from "../support/system.js";
 
 const OPTIONS: TextPageOptions = { chars: false, removeWatermark: false, imageData: false, maxImagePixels: 1e8, detectScans: true };
 
@@ -73,4 +78,36 @@ describe("ThreadedPdf", () => {
     // Nothing is started after close(): at most the requests already in flight were answered.
     expect(read.filter((r) => !DocParseError.isInstance(r)).length).toBeLessThanOrEqual(4);
   });
+
+  it.skipIf(!existsSync("/proc/self/maps"))("reads pages without loading @napi-rs/canvas, which pages drawn on this thread still use", () => {
+    // In a process of its own: whether the native module is mapped is a fact of the process.
+    const dir = tempDir();
+    try {
+      const url = (path: string): string => JSON.stringify(pathToFileURL(join(process.cwd(), path)).href);
+      const script = join(dir.path, "child.mts");
+      writeFileSync(
+        script,
+        `import { readFileSync } from "node:fs";
+        import { ThreadedPdf } from ${url("src/engine/formats/pdf-thread.ts")};
+        import { renderPdfPage } from ${url("src/engine/formats/pdf-render.ts")};
+        import { buildPdf } from ${url("test/support/pdf-fixtures.ts")};
+        const canvasMapped = () => /skia[^/\\n]*\\.node/.test(readFileSync("/proc/self/maps", "utf8"));
+        const bytes = await buildPdf([{ texts: [{ text: "Drawn and read", x: 72, y: 100 }] }]);
+        const pdf = new ThreadedPdf(bytes.slice(), { maxImagePixels: 1e8, threads: 1 });
+        const [page] = await pdf.readPages([1], ${JSON.stringify(OPTIONS)});
+        pdf.close();
+        const read = { text: page.layout.blocks.map((b) => b.text).join(" | "), canvas: canvasMapped() };
+        const png = await renderPdfPage(bytes, 1, { dpi: 36 });
+        console.log(JSON.stringify({ read, drawn: { png: Buffer.from(png.subarray(1, 4)).toString(), canvas: canvasMapped() } }));
+        process.exit(0);`,
+      );
+      const child = spawnSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8", timeout: 60_000 });
+      expect(child.status, child.stderr).toBe(0);
+      const out = JSON.parse(child.stdout.trim().split("\n").at(-1)!) as { read: { text: string; canvas: boolean }; drawn: { png: string; canvas: boolean } };
+      expect(out.read).toEqual({ text: "Drawn and read", canvas: false });
+      expect(out.drawn).toEqual({ png: "PNG", canvas: true });
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
 });

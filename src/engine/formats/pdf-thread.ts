@@ -65,13 +65,36 @@ type Request = ThreadRequest extends infer R ? (R extends ThreadRequest ? Omit<R
  * Runs the worker module. pdfjs is imported first, natively (from TypeScript source under
  * tsx its 3 MB would be transformed too), with the built-ins its legacy build replaces put
  * back (see `keepNatives` in pdf-load.ts), and handed to the module's `start`.
+ *
+ * pdfjs' display layer requires `@napi-rs/canvas` as it loads, for the DOMMatrix,
+ * ImageData and Path2D that drawing needs: native Skia, 25 MB of memory a thread. A parser
+ * thread never draws, so for that import a stand-in sits in the require cache: a
+ * DOMMatrix that only constructs (pdf.mjs builds one as it loads) and classes that refuse
+ * to be built. Pages are drawn on the calling thread, with the real module.
  */
 const BOOT = `
 const { workerData } = require("node:worker_threads");
+const { createRequire, Module } = require("node:module");
 const keep = [[Array.prototype, "push"], [JSON, "parse"], [JSON, "stringify"]].map(([o, k]) => [o, k, Object.getOwnPropertyDescriptor(o, k)]);
+function withoutCanvas(pdfjsUrl) {
+  let path;
+  try {
+    path = createRequire(pdfjsUrl).resolve("@napi-rs/canvas");
+  } catch {
+    return () => {};
+  }
+  const refuse = (name) => class { constructor() { throw new Error(name + " is not available on a PDF parser thread"); } };
+  const stub = new Module(path);
+  stub.filename = path;
+  stub.loaded = true;
+  stub.exports = { DOMMatrix: class DOMMatrix { a = 1; b = 0; c = 0; d = 1; e = 0; f = 0; }, ImageData: refuse("ImageData"), Path2D: refuse("Path2D") };
+  require.cache[path] = stub;
+  return () => { if (require.cache[path] === stub) delete require.cache[path]; };
+}
 (async () => {
   const worker = await import(workerData.pdfjsWorker);
-  const pdfjs = await import(workerData.pdfjs);
+  const restore = withoutCanvas(workerData.pdfjs);
+  const pdfjs = await import(workerData.pdfjs).finally(restore);
   for (const [o, k, d] of keep) if (d) Object.defineProperty(o, k, d);
   const module = workerData.tsx
     ? await import(workerData.tsx).then((tsx) => tsx.tsImport(workerData.url, workerData.url))
