@@ -1,6 +1,6 @@
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { NativeDecompressionStream } from "../../src/engine/formats/pdf-inflate.js";
+import { inflateRawWhole, NativeDecompressionStream } from "../../src/engine/formats/pdf-inflate.js";
 
 /** Drives the stream the way pdfjs does (pdf.worker.mjs, asyncGetBytesFromDecompressionStream). */
 async function inflate(format: string, ...chunks: Uint8Array[]): Promise<Buffer> {
@@ -47,5 +47,28 @@ describe("NativeDecompressionStream", () => {
 
   it("refuses formats the web API does not have, as the web API does", () => {
     expect(() => new NativeDecompressionStream("lzw")).toThrow(TypeError);
+  });
+});
+
+describe("inflateRawWhole (the streams pdfjs reads synchronously)", () => {
+  const limit = NativeDecompressionStream.maxOutputBytes;
+  afterEach(() => {
+    NativeDecompressionStream.maxOutputBytes = limit;
+  });
+  // What pdfjs' FlateStream hands over: the zlib stream past its two header bytes.
+  const body = (z: Buffer): Buffer => z.subarray(2);
+
+  it("inflates a whole stream, ignoring the checksum and anything after it", () => {
+    expect(Buffer.from(inflateRawWhole(body(deflateSync(text)))!)).toEqual(text);
+    expect(Buffer.from(inflateRawWhole(Buffer.concat([body(deflateSync(text)), Buffer.from("\nendstream junk")]))!)).toEqual(text);
+    expect(inflateRawWhole(deflateRawSync(Buffer.alloc(0)))).toHaveLength(0);
+  });
+
+  it("leaves to pdfjs what is not one whole stream, and what is too large", () => {
+    const z = body(deflateSync(text));
+    expect(inflateRawWhole(z.subarray(0, Math.floor(z.length / 2)))).toBeUndefined();
+    expect(inflateRawWhole(Buffer.from([0xff, 0xff, 0xff, 1, 2, 3]))).toBeUndefined();
+    NativeDecompressionStream.maxOutputBytes = 1_000;
+    expect(inflateRawWhole(z)).toBeUndefined();
   });
 });

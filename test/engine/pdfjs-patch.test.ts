@@ -2,8 +2,10 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
+import { deflateSync } from "node:zlib";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { inflateRawWhole } from "../../src/engine/formats/pdf-inflate.js";
 import { openPdf } from "../../src/engine/formats/pdf-load.js";
 import { PDFJS_PATCHES, patchPdfjsWorker, pdfjsWorkerModule, writeCachedCopy } from "../../src/engine/formats/pdfjs-patch.js";
 import { buildPdf, rawPdf } from "../support/pdf-fixtures.js";
@@ -256,6 +258,54 @@ function embeddedType1Pdf(): Uint8Array {
   ]);
 }
 
+/**
+ * A page showing "Packed page" whose catalog, page tree, page and font sit in a deflated
+ * object stream (read synchronously by pdfjs, with a cross-reference stream pointing
+ * into it); `mangle` edits the deflated bytes (cut short, corrupt).
+ */
+function objectStreamPdf(mangle: (z: Buffer) => Buffer = (z) => z): Uint8Array {
+  const packed: [number, string][] = [
+    [1, "<< /Type /Catalog /Pages 2 0 R >>"],
+    [2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>"],
+    [3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>"],
+    [5, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"],
+  ];
+  let at = 0;
+  const offsets = packed.map(([num, body]) => {
+    const entry = `${num} ${at}`;
+    at += body.length + 1;
+    return entry;
+  });
+  const header = offsets.join(" ") + "\n";
+  const stream = mangle(deflateSync(header + packed.map(([, body]) => body + "\n").join("")));
+  const parts: Buffer[] = [Buffer.from("%PDF-1.7\n", "latin1")];
+  const offsetOf: Record<number, number> = {};
+  const add = (num: number, text: Buffer): void => {
+    offsetOf[num] = parts.reduce((sum, p) => sum + p.length, 0);
+    parts.push(text);
+  };
+  const content = "BT /F1 18 Tf 72 700 Td (Packed page) Tj ET";
+  add(4, Buffer.from(`4 0 obj\n<< /Length ${content.length} >>\nstream\n${content}\nendstream\nendobj\n`, "latin1"));
+  add(6, Buffer.concat([Buffer.from(`6 0 obj\n<< /Type /ObjStm /N ${packed.length} /First ${header.length} /Filter /FlateDecode /Length ${stream.length} >>\nstream\n`, "latin1"), stream, Buffer.from("\nendstream\nendobj\n", "latin1")]));
+  const xrefAt = parts.reduce((sum, p) => sum + p.length, 0);
+  offsetOf[7] = xrefAt;
+  // /W [1 4 2]: type, offset or object stream number, generation or index in the stream.
+  const row = (type: number, field: number, index: number): Buffer => {
+    const b = Buffer.alloc(7);
+    b.writeUInt8(type, 0);
+    b.writeUInt32BE(field, 1);
+    b.writeUInt16BE(index, 5);
+    return b;
+  };
+  const inStream = (num: number): Buffer => row(2, 6, packed.findIndex(([n]) => n === num));
+  const rows = Buffer.concat([row(0, 0, 65535), inStream(1), inStream(2), inStream(3), row(1, offsetOf[4]!, 0), inStream(5), row(1, offsetOf[6]!, 0), row(1, xrefAt, 0)]);
+  parts.push(Buffer.from(`7 0 obj\n<< /Type /XRef /Size 8 /W [1 4 2] /Root 1 0 R /Length ${rows.length} >>\nstream\n`, "latin1"), rows, Buffer.from(`\nendstream\nendobj\nstartxref\n${xrefAt}\n%%EOF\n`, "latin1"));
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+/** Deflated bytes with garbage after the zlib header: no inflate reads them. */
+const corruptDeflate = (z: Buffer): Buffer => Buffer.concat([z.subarray(0, 2), Buffer.from("this is not deflate data at all"), z.subarray(2)]);
+
 const hex = (text: string): string => Buffer.from(text, "latin1").toString("hex").toUpperCase();
 
 interface Outcome {
@@ -302,6 +352,11 @@ describe("pdfjs patches: same output as pdfjs as shipped", () => {
         // /Cour#69er is Courier (monospace: a code block).
         escapedFont: treePdf(["let answer = 42;"], { tfName: "F#31", font: FONT.replace("/Helvetica", "/Cour#69er") }),
         symbolType1: embeddedType1Pdf(),
+        // An object stream (read synchronously): whole, cut short and corrupt (the last two
+        // are left to pdfjs' own inflate, with its outcome).
+        objectStream: objectStreamPdf(),
+        objectStreamCut: objectStreamPdf((z) => z.subarray(0, Math.floor(z.length / 2))),
+        objectStreamCorrupt: objectStreamPdf(corruptDeflate),
         // A hex string longer than one String.fromCharCode call takes.
         longHex: treePdf(["Long"], { extra: ` BT /F1 2 Tf 10 10 Td <${hex(long)}> Tj ET` }),
       };
@@ -321,6 +376,7 @@ describe("pdfjs patches: same output as pdfjs as shipped", () => {
       expect(texts("escapes").join(" ")).toContain("Hex page one");
       expect(patched.docs.escapedFont!.elements!.map((e) => (e as unknown[]).slice(1, 3))).toEqual([["CodeSnippet", "let answer = 42;"]]);
       expect(texts("symbolType1")).toEqual(["αβγ"]);
+      expect(texts("objectStream")).toEqual(["Packed page"]);
       // Its widths came from the font program: (631 + 549 + 411) / 1000 × 24 pt = 38.2 pt
       // of advances (without them every glyph would advance by /MissingWidth, 0).
       const [, , , box] = patched.docs.symbolType1!.elements![0] as [number, string, string, { x0: number; x1: number }];
@@ -406,4 +462,38 @@ describe("pdfjs patches: page trees listing a kid twice", () => {
       dir.cleanup();
     }
   }, 60_000);
+});
+
+describe("pdfjs patches: streams read synchronously", () => {
+  it("are inflated whole by the inflate a parser thread installs, or by pdfjs when it refuses them", async () => {
+    // Installed here as parser threads install it (pdf-inflate.ts), noting what it inflates.
+    const hook = Symbol.for("docparse-rag.pdfjs.inflateRaw");
+    const inflated: (number | undefined)[] = [];
+    const read = async (bytes: Uint8Array): Promise<string> => {
+      const doc = await openPdf(bytes, { glyphPaths: false });
+      try {
+        const page = await doc.getPage(1);
+        return (await page.getTextContent()).items.map((i) => ("str" in i ? i.str : "")).join("");
+      } finally {
+        await doc.destroy();
+      }
+    };
+    (globalThis as Record<symbol, unknown>)[hook] = (input: Uint8Array) => {
+      const out = inflateRawWhole(input);
+      inflated.push(out?.length);
+      return out;
+    };
+    try {
+      expect(await read(objectStreamPdf())).toBe("Packed page");
+      expect(inflated).toHaveLength(1);
+      expect(inflated[0]).toBeGreaterThan(200);
+      // Refused by zlib (on each of pdfjs' attempts), then by pdfjs' inflate too: the
+      // document cannot be opened.
+      await expect(read(objectStreamPdf(corruptDeflate))).rejects.toThrow();
+      expect(inflated.length).toBeGreaterThan(1);
+      expect(inflated.slice(1).every((n) => n === undefined)).toBe(true);
+    } finally {
+      delete (globalThis as Record<symbol, unknown>)[hook];
+    }
+  });
 });

@@ -77,7 +77,28 @@ export class NativeDecompressionStream {
   }
 }
 
-/** Makes {@link NativeDecompressionStream} this thread's `DecompressionStream`. */
+/**
+ * Raw deflate data (a Flate stream past its two header bytes) inflated whole, up to
+ * {@link NativeDecompressionStream.maxOutputBytes}; what the patched pdfjs (pdfjs-patch.ts,
+ * `native-sync-inflate`) calls for the streams it reads synchronously. Undefined when
+ * the data is not one whole deflate stream (corrupt, cut short) or too large: pdfjs then
+ * inflates it itself, with its own outcome. Bytes after the stream's end (its checksum)
+ * are ignored, as pdfjs ignores them.
+ */
+export function inflateRawWhole(input: Uint8Array): Uint8Array | undefined {
+  try {
+    const out = inflateRawSync(input, { maxOutputLength: NativeDecompressionStream.maxOutputBytes });
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Makes {@link NativeDecompressionStream} this thread's `DecompressionStream`, and
+ * {@link inflateRawWhole} the inflate of the streams the patched pdfjs reads synchronously.
+ */
 export function installNativeInflate(): void {
   (globalThis as { DecompressionStream?: unknown }).DecompressionStream = NativeDecompressionStream;
+  (globalThis as Record<symbol, unknown>)[Symbol.for("docparse-rag.pdfjs.inflateRaw")] = inflateRawWhole;
 }

@@ -15,7 +15,8 @@ import type { ThreadReply, ThreadRequest } from "./pdf-thread.js";
  */
 
 // pdfjs inflates content streams through the web DecompressionStream; this thread's is
-// Node's zlib in one synchronous call (pdf-inflate.ts). The main thread keeps Node's own.
+// Node's zlib in one synchronous call, which also serves the streams the patched pdfjs
+// reads synchronously (pdf-inflate.ts). The main thread keeps Node's own.
 installNativeInflate();
 // This thread only extracts text: pdfjs (patched, pdfjs-patch.ts) then parses embedded
 // Type 1 fonts for their encoding and widths without rebuilding them as OpenType.

@@ -255,6 +255,39 @@ class Lexer {
     return codesToString(strBuf);`,
   },
   {
+    name: "native-sync-inflate",
+    why: "Streams read synchronously (object and xref streams, font files, CMaps) were inflated by pdfjs' JavaScript inflate: on a parser thread, the first read of such a stream inflates it whole with zlib (pdf-inflate.ts), up to the same cap as the asynchronous path; input zlib refuses goes back to pdfjs' own inflate",
+    find: `  readBlock() {
+    let buffer, hdr, len;
+    const str = this.stream;`,
+    replace: `  nativeTried = false;
+  readAllNatively() {
+    const inflate = globalThis[Symbol.for("docparse-rag.pdfjs.inflateRaw")];
+    if (typeof inflate !== "function") {
+      return false;
+    }
+    const bytes = this.stream.getBytes();
+    const out = inflate(bytes);
+    if (!out) {
+      this.stream = new Stream(bytes, 0, bytes.length, this.stream.dict);
+      return false;
+    }
+    this.buffer = out;
+    this.bufferLength = out.length;
+    this.eof = true;
+    return true;
+  }
+  readBlock() {
+    if (!this.nativeTried) {
+      this.nativeTried = true;
+      if (this.bufferLength === 0 && this.readAllNatively()) {
+        return;
+      }
+    }
+    let buffer, hdr, len;
+    const str = this.stream;`,
+  },
+  {
     name: "type1-text-only",
     why: "Every embedded Type 1 font (TeX, and pdfjs' own files for the standard 14) was converted to OpenType for drawing: a third of the time of a LaTeX paper once warm. Parser threads never draw; there the font program is still parsed (its encoding and widths are text), but not rebuilt",
     find: `          const cff = subtype === "Type1C" || subtype === "CIDFontType0C" ? new CFFFont(file, properties) : new Type1Font(name, file, properties);
