@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { deflateSync } from "node:zlib";
@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { inflateRawWhole } from "../../src/engine/formats/pdf-inflate.js";
 import { openPdf } from "../../src/engine/formats/pdf-load.js";
-import { PDFJS_PATCHES, patchPdfjsWorker, pdfjsWorkerModule, writeCachedCopy } from "../../src/engine/formats/pdfjs-patch.js";
+import { PDFJS_PATCHES, patchPdfjsWorker, pdfjsWorkerModule, removeStaleCopies, STALE_COPY_MS, writeCachedCopy } from "../../src/engine/formats/pdfjs-patch.js";
 import { buildPdf, rawPdf } from "../support/pdf-fixtures.js";
 import { tempDir } from "../support/system.js";
 
@@ -116,6 +116,48 @@ describe("pdfjs patches: the cached copy", () => {
       dir.cleanup();
     }
   });
+});
+
+describe("pdfjs patches: copies of other versions", () => {
+  it("are removed once untouched for a day, with their leftover temp files; nothing else is", () => {
+    const dir = tempDir();
+    try {
+      const old = (Date.now() - STALE_COPY_MS - 60_000) / 1000;
+      const files = {
+        keep: "pdf.worker-5.6.205-aaaaaaaaaaaaaaaa.mjs",
+        stale: "pdf.worker-5.6.205-bbbbbbbbbbbbbbbb.mjs",
+        staleTemp: "pdf.worker-5.6.205-bbbbbbbbbbbbbbbb.mjs.123.456.tmp",
+        recent: "pdf.worker-5.7.0-cccccccccccccccc.mjs",
+        unrelated: "notes.txt",
+      };
+      for (const name of Object.values(files)) writeFileSync(join(dir.path, name), "export {};\n");
+      for (const name of [files.keep, files.stale, files.staleTemp, files.unrelated]) utimesSync(join(dir.path, name), old, old);
+      removeStaleCopies(dir.path, files.keep);
+      expect(readdirSync(dir.path).sort()).toEqual([files.unrelated, files.keep, files.recent].sort());
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it("the copy a process uses is marked in use when the process resolves it", async () => {
+    const dir = tempDir();
+    try {
+      const resolve = (): Promise<string> =>
+        inChild<string>(
+          `import { fileURLToPath } from "node:url";
+          import { pdfjsWorkerModule } from ${JSON.stringify(url("src/engine/formats/pdfjs-patch.ts"))};
+          done(fileURLToPath(pdfjsWorkerModule().url));`,
+          { DOCPARSE_PDFJS_CACHE: dir.path },
+        );
+      const copy = await resolve();
+      const old = (Date.now() - 2 * STALE_COPY_MS) / 1000;
+      utimesSync(copy, old, old);
+      expect(await resolve()).toBe(copy);
+      expect(Date.now() - statSync(copy).mtimeMs).toBeLessThan(60_000);
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
 });
 
 describe("pdfjs patches: a cached copy deleted while the process runs", () => {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -404,7 +404,12 @@ function resolveWorkerModule(): PdfjsPatchStatus {
     const errors: string[] = [];
     for (const dir of cacheDirs(original)) {
       try {
-        return { url: pathToFileURL(writeCachedCopy(dir, name, patched)).href, patched: true };
+        const path = writeCachedCopy(dir, name, patched);
+        // In use: its age counts from now (other versions' processes sweep by age).
+        const now = new Date();
+        utimesSync(path, now, now);
+        removeStaleCopies(dir, name);
+        return { url: pathToFileURL(path).href, patched: true };
       } catch (error) {
         errors.push(`${dir}: ${(error as Error).message}`);
       }
@@ -453,6 +458,33 @@ export function writeCachedCopy(dir: string, name: string, content: Uint8Array):
   }
   if (!holds(path, content)) throw new Error("the written copy reads back different");
   return path;
+}
+
+/**
+ * Copies other than this one untouched for this long are removed: every docparse-rag or
+ * pdfjs-dist upgrade writes a new one (2.3 MB). A process still running an old copy
+ * writes it again when it next starts a parser thread. @default 1 day
+ */
+export const STALE_COPY_MS = 24 * 60 * 60 * 1000;
+
+/** Removes other patched copies (and temp files of failed writes) in `dir` older than {@link STALE_COPY_MS}. */
+export function removeStaleCopies(dir: string, keep: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name === keep || !/^pdf\.worker-.+\.mjs(\..+\.tmp)?$/.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      const info = lstatSync(path);
+      if (info.isFile() && now - info.mtimeMs > STALE_COPY_MS) rmSync(path, { force: true });
+    } catch {
+      // Removed by another process meanwhile, or not ours to remove: left as it is.
+    }
+  }
 }
 
 function holds(path: string, content: Uint8Array): boolean {
