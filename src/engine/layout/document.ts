@@ -1,7 +1,7 @@
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { DOT_LEADER, FIGURE_CAPTION, TABLE_CAPTION, assignListLevels } from "./classify.js";
 import type { Frame } from "./frame.js";
-import { isCjk, type Block, type BlockKind } from "./types.js";
+import { isCjk, lineCount, type Block, type BlockKind } from "./types.js";
 
 /** One page after page-level layout: blocks already in reading order. */
 export interface PageLayout {
@@ -174,7 +174,7 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
         continue;
       }
       const cjk = isCjk(text[0] ?? "");
-      if (b.lines.length > 3 || text.length > (cjk ? 60 : 160) || text.length === 0) continue;
+      if (lineCount(b) > 3 || text.length > (cjk ? 60 : 160) || text.length === 0) continue;
       // A heading says something: not a bare number, not a table-of-contents line.
       if (!/[\p{L}]/u.test(text) || DOT_LEADER.test(text)) continue;
       if (/[,;，；、]$/.test(text)) continue;

@@ -72,7 +72,10 @@ export type BlockKind =
 
 /** Consecutive lines forming a paragraph-like unit. */
 export interface Block extends Rect {
+  /** The block's lines; empty once the block has crossed from a parser thread (see `lineCount`). */
   lines: Line[];
+  /** How many lines the block has, set when `lines` was dropped (pdf-page.ts `compactLayout`). */
+  lineCount?: number;
   text: string;
   fontSize: number;
   bold: boolean;
@@ -92,6 +95,9 @@ export interface Block extends Rect {
   /** Index of `captioned`/caption block within the page's blocks, set by caption linking. */
   ref?: Block;
 }
+
+/** How many lines `b` has, whether or not its lines are still there. */
+export const lineCount = (b: Block): number => b.lineCount ?? b.lines.length;
 
 /** One character of a block's text with its box. */
 export interface BlockChar extends Rect {

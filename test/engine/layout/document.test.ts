@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildBlocks, buildLines, classifyBlocks, finishDocument, type PageLayout, type TextRun } from "../../../src/engine/layout/index.js";
+import { compactLayout } from "../../../src/engine/formats/pdf-page.js";
 import { run } from "./support.js";
 
 function page(number: number, runs: TextRun[]): PageLayout {
@@ -45,5 +46,23 @@ describe("finishDocument", () => {
   it("links a sentence cut by a page break, not a finished one", () => {
     const laid = finishDocument([page(1, [run("this sentence goes on", 50, 700)]), page(2, [run("and ends here.", 50, 60), run("New sentence.", 50, 100)]), page(3, [run("Fresh start.", 50, 60)])]);
     expect(laid.map((l) => l.continuationOf)).toEqual([undefined, 0, undefined, undefined]);
+  });
+
+  it("decides the same on pages compacted to cross threads (lines dropped, their count kept)", () => {
+    const pages = (): PageLayout[] => [
+      page(1, [
+        run("Short bold heading", 50, 50, { fontSize: 14, bold: true }),
+        // Four bold lines: too long for a heading, whose test counts lines.
+        ...[0, 1, 2, 3].map((i) => run(`Bold paragraph line ${i + 1}`, 50, 100 + i * 16, { fontSize: 14, bold: true })),
+        run("some body text that is long enough to be the body size of the page", 50, 200),
+      ]),
+    ];
+    const compacted = pages().map((p) => compactLayout({ ...p, rotate: 0 }));
+    expect(compacted[0]!.blocks.every((b) => b.lines.length === 0)).toBe(true);
+    expect(compacted[0]!.blocks.map((b) => b.lineCount)).toEqual([1, 4, 1]);
+    const decide = (laid: ReturnType<typeof finishDocument>): [string, string][] => laid.map((l) => [l.block.kind, l.block.text]);
+    const full = decide(finishDocument(pages()));
+    expect(full.map(([kind]) => kind)).toEqual(["title", "text", "text"]);
+    expect(decide(finishDocument(compacted))).toEqual(full);
   });
 });
