@@ -29,6 +29,8 @@ export type {
 } from "./draft.js";
 export {
   ocrImage,
+  ocrStats,
+  setOcrConcurrency,
   setOcrIdleTimeout,
   terminateOcr,
   type OcrResult,

@@ -1,5 +1,6 @@
 import { copyFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { DocParseError, LocalErrorCode, abortError } from "../errors.js";
 import type { FormatContext } from "./draft.js";
@@ -13,9 +14,14 @@ import { processTempDir } from "./process-temp.js";
  *
  * Nothing is downloaded: each language's traineddata (LSTM `best_int` model, gzipped as
  * the package ships it) is copied from its package into a private temp dir, where
- * tesseract.js looks for its cache, and read from there. One worker is created on first use, reused for every call
- * (calls run one at a time: the wasm engine is single-threaded anyway) and terminated
- * after `idleMs` without work, on {@link terminateOcr} and at process exit.
+ * tesseract.js looks for its cache, and read from there.
+ *
+ * Calls share a small pool of workers (each a tesseract thread with its languages
+ * loaded; the wasm engine is single-threaded, so each reads one image at a time). A call
+ * takes an idle worker that has its languages, else starts one while the pool has room,
+ * else replaces the idle worker unused longest; when every worker is busy it waits, in
+ * call order. Workers end after `idleMs` without work, on {@link terminateOcr} and at
+ * process exit.
  */
 
 /** A box in pixels of the input image, origin top-left. */
@@ -76,8 +82,8 @@ export interface OcrOptions {
 }
 
 /**
- * Milliseconds without work after which the worker is terminated (a restart costs
- * ~0.6 s). An idle worker's thread is unref'd, so it never keeps a process alive.
+ * Milliseconds without work after which a worker is terminated (a restart costs ~0.6 s).
+ * An idle worker's thread is unref'd, so it never keeps a process alive.
  * @default 30000
  */
 let idleMs = 30_000;
@@ -92,6 +98,39 @@ export function setOcrIdleTimeout(ms: number): number {
   return previous;
 }
 
+/**
+ * Workers at most at once: one core is left to the calling thread (which renders the
+ * pages scanned PDFs OCR), at most 2 (each holds its languages' models, ~40 MB for
+ * English). @default min(2, cores - 1), at least 1
+ */
+let maxWorkers = Math.max(1, Math.min(2, availableParallelism() - 1));
+
+/**
+ * Changes how many OCR workers may run at once (an integer >= 1); workers over the new
+ * count end as they become idle. Returns the previous value.
+ */
+export function setOcrConcurrency(n: number): number {
+  if (!Number.isInteger(n) || n < 1) {
+    throw new DocParseError(LocalErrorCode.InvalidOption, `Expected \`n\` to be an integer >= 1, got ${n}`);
+  }
+  const previous = maxWorkers;
+  maxWorkers = n;
+  pump();
+  return previous;
+}
+
+/** How many images {@link ocrImage} reads at once at most (the pool size). */
+export function ocrConcurrency(): number {
+  return maxWorkers;
+}
+
+/** The OCR pool right now, and workers started so far (each start loads its models). */
+export function ocrStats(): { workers: number; busy: number; waiting: number; started: number } {
+  let busy = 0;
+  for (const s of slots) if (s.busy) busy++;
+  return { workers: slots.size, busy, waiting: pending.length, started };
+}
+
 type TesseractWorker = import("tesseract.js").Worker;
 
 interface WorkerSlot {
@@ -100,12 +139,21 @@ interface WorkerSlot {
   cacheDir: string;
   /** The worker's thread, when it could be captured (for ref/unref). */
   thread?: ThreadHandle;
+  busy: boolean;
+  /** When it last finished a call (for replacing the one unused longest). */
+  lastUsed: number;
+  idleTimer?: NodeJS.Timeout;
 }
 
-let slot: WorkerSlot | undefined;
-let idleTimer: NodeJS.Timeout | undefined;
-// Calls are serialised: a promise chain, each call waits for the one before it.
-let queue: Promise<unknown> = Promise.resolve();
+/** A call waiting for a worker. */
+interface Pending {
+  lang: string;
+  take: (slot: WorkerSlot) => void;
+}
+
+const slots = new Set<WorkerSlot>();
+const pending: Pending[] = [];
+let started = 0;
 let exitHookInstalled = false;
 
 /** A tesseract language code: `eng`, `chi_sim`, `deu_latf`. */
@@ -202,7 +250,8 @@ function hookSpawn(): void {
   }
 }
 
-async function startWorker(lang: string, cacheDir: string): Promise<TesseractWorker> {
+async function startWorker(slot: WorkerSlot): Promise<TesseractWorker> {
+  const { lang, cacheDir } = slot;
   hookSpawn();
   let tesseract: typeof import("tesseract.js");
   try {
@@ -240,6 +289,7 @@ async function startWorker(lang: string, cacheDir: string): Promise<TesseractWor
     },
   });
   thread = lastSpawned;
+  slot.thread = thread;
   let worker: TesseractWorker;
   try {
     worker = await Promise.race([creating, startFailed]);
@@ -248,7 +298,6 @@ async function startWorker(lang: string, cacheDir: string): Promise<TesseractWor
   } finally {
     starting = false;
   }
-  if (slot?.cacheDir === cacheDir && lastSpawned) slot.thread = lastSpawned;
   // The languages are in the worker now: the copies (megabytes each) go at once, so a
   // process that ends without an exit event (a signal, a killed test worker) leaves
   // behind at most an empty folder.
@@ -259,55 +308,114 @@ async function startWorker(lang: string, cacheDir: string): Promise<TesseractWor
 function ensureExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  // Worker threads die with the process; the hook only removes the temp cache dir.
+  // Worker threads die with the process; the hook only removes the temp cache dirs.
   process.once("exit", () => {
-    if (slot) rmSync(slot.cacheDir, { recursive: true, force: true });
+    for (const slot of slots) rmSync(slot.cacheDir, { recursive: true, force: true });
   });
 }
 
-function getWorker(lang: string): Promise<TesseractWorker> {
-  if (slot && slot.lang === lang) return slot.worker;
-  if (slot) void dropWorker();
-  const cacheDir = processTempDir("docparse-ocr-");
-  const worker = startWorker(lang, cacheDir);
-  const current: WorkerSlot = { lang, worker, cacheDir };
-  slot = current;
+/** A new worker for `lang`, in the pool (started, not yet ready). */
+function startSlot(lang: string): WorkerSlot {
+  const slot: WorkerSlot = { lang, worker: undefined as unknown as Promise<TesseractWorker>, cacheDir: processTempDir("docparse-ocr-"), busy: false, lastUsed: Date.now() };
+  slots.add(slot);
+  started++;
   ensureExitHook();
-  // A failed start must not poison later calls.
-  worker.catch(() => {
-    if (slot === current) slot = undefined;
-    rmSync(cacheDir, { recursive: true, force: true });
-  });
-  return worker;
+  slot.worker = startWorker(slot);
+  // A failed start must not poison later calls: the slot goes, the next call starts anew.
+  slot.worker.catch(() => void drop(slot));
+  return slot;
 }
 
-async function dropWorker(): Promise<void> {
-  const current = slot;
-  slot = undefined;
-  if (idleTimer) clearTimeout(idleTimer);
-  idleTimer = undefined;
-  if (!current) return;
+/** A worker for the first waiting call's languages, if one can be had now (see the file comment). */
+function pick(lang: string): WorkerSlot | undefined {
+  let idleOther: WorkerSlot | undefined;
+  for (const s of slots) {
+    if (s.busy) continue;
+    if (s.lang === lang) return s;
+    if (!idleOther || s.lastUsed < idleOther.lastUsed) idleOther = s;
+  }
+  if (slots.size < maxWorkers) return startSlot(lang);
+  if (idleOther) {
+    void remove(idleOther);
+    // Over the limit (lowered meanwhile): the dropped worker made no room yet.
+    return slots.size < maxWorkers ? startSlot(lang) : undefined;
+  }
+  return undefined;
+}
+
+/** Hands workers to waiting calls, in call order, while there are workers to hand. */
+function pump(): void {
+  while (pending.length > 0) {
+    const slot = pick(pending[0]!.lang);
+    if (!slot) return;
+    slot.busy = true;
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
+    pending.shift()!.take(slot);
+  }
+}
+
+/** Waits for a worker with `lang` loaded; rejects when `signal` aborts first. */
+function acquire(lang: string, signal: AbortSignal | undefined): Promise<WorkerSlot> {
+  return new Promise<WorkerSlot>((resolve, reject) => {
+    const entry: Pending = {
+      lang,
+      take: (slot) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(slot);
+      },
+    };
+    const onAbort = (): void => {
+      const at = pending.indexOf(entry);
+      if (at >= 0) pending.splice(at, 1);
+      reject(abortError(signal));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    pending.push(entry);
+    pump();
+  });
+}
+
+/** Gives a worker back to the pool: idle, its thread unref'd, ended after `idleMs` unused. */
+function release(slot: WorkerSlot): void {
+  slot.busy = false;
+  slot.lastUsed = Date.now();
+  slot.thread?.unref();
+  if (slots.size > maxWorkers) {
+    void drop(slot);
+    return;
+  }
+  slot.idleTimer = setTimeout(() => void drop(slot), idleMs);
+  // The worker thread itself keeps the process alive while it works; the timer must not
+  // keep it beyond that, and ends an idle worker.
+  slot.idleTimer.unref();
+  pump();
+}
+
+/** Takes a worker out of the pool and terminates it (a running call on it fails); waiting calls may then start one. */
+function drop(slot: WorkerSlot): Promise<void> {
+  const removed = remove(slot);
+  pump();
+  return removed;
+}
+
+/** {@link drop} without handing out workers (for {@link pick}, inside {@link pump}). */
+async function remove(slot: WorkerSlot): Promise<void> {
+  if (!slots.delete(slot)) return;
+  if (slot.idleTimer) clearTimeout(slot.idleTimer);
   try {
-    const worker = await current.worker;
+    const worker = await slot.worker;
     await worker.terminate();
   } catch {
     // Already dead or never started: nothing to release.
   } finally {
-    rmSync(current.cacheDir, { recursive: true, force: true });
+    rmSync(slot.cacheDir, { recursive: true, force: true });
   }
 }
 
-/** Terminates the OCR worker now (the next call starts a new one). */
-export function terminateOcr(): Promise<void> {
-  return dropWorker();
-}
-
-function armIdleTimer(): void {
-  if (idleTimer) clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => void dropWorker(), idleMs);
-  // The worker thread itself keeps the process alive; the timer must not add to that
-  // beyond the worker's life, and an idle worker is ended by this timer.
-  idleTimer.unref();
+/** Terminates every OCR worker now (the next call starts a new one). */
+export async function terminateOcr(): Promise<void> {
+  await Promise.all([...slots].map(drop));
 }
 
 const clamp01 = (n: number): number => (Number.isFinite(n) ? Math.min(1, Math.max(0, n / 100)) : 0);
@@ -377,27 +485,26 @@ function toLines(blocks: TessBlock[] | null | undefined): OcrLine[] {
  * @throws DocParseError 40422 when the image cannot be decoded, DOCPARSE_ABORTED when
  *   `signal` aborts, DOCPARSE_MISSING_DEPENDENCY when tesseract.js or its data is missing.
  */
-export function ocrImage(image: Uint8Array, options: OcrOptions = {}): Promise<OcrResult> {
+export async function ocrImage(image: Uint8Array, options: OcrOptions = {}): Promise<OcrResult> {
   const { signal, lang = "eng" } = options;
-  if (signal?.aborted) return Promise.reject(abortError(signal));
-  const run = queue.then(() => recognise(image, lang, signal));
-  // The chain must survive a failed call.
-  queue = run.catch(() => undefined);
-  return run;
+  if (signal?.aborted) throw abortError(signal);
+  const slot = await acquire(lang, signal);
+  try {
+    return await recognise(slot, image, signal);
+  } finally {
+    if (slots.has(slot)) release(slot);
+  }
 }
 
-async function recognise(image: Uint8Array, lang: string, signal: AbortSignal | undefined): Promise<OcrResult> {
-  if (signal?.aborted) throw abortError(signal);
-  if (idleTimer) clearTimeout(idleTimer);
-  const worker = await getWorker(lang);
-  const started = slot;
-  started?.thread?.ref();
+async function recognise(slot: WorkerSlot, image: Uint8Array, signal: AbortSignal | undefined): Promise<OcrResult> {
+  const worker = await slot.worker;
+  slot.thread?.ref();
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     if (!signal) return;
     onAbort = () => {
       // tesseract cannot cancel a running job: ending the worker is the only stop.
-      if (slot === started) void dropWorker();
+      void drop(slot);
       reject(abortError(signal));
     };
     signal.addEventListener("abort", onAbort, { once: true });
@@ -414,12 +521,9 @@ async function recognise(image: Uint8Array, lang: string, signal: AbortSignal | 
     if (DocParseError.isInstance(cause)) throw cause;
     const message = cause instanceof Error ? cause.message : String(cause);
     // A failed decode can leave the wasm state dirty; start fresh next time.
-    if (slot === started) void dropWorker();
+    void drop(slot);
     throw new DocParseError(40422, `OCR could not read the image: ${message}`, { cause });
   } finally {
     if (onAbort) signal?.removeEventListener("abort", onAbort);
-    // Idle: the thread no longer holds the process open; the timer still ends it.
-    started?.thread?.unref();
-    if (slot) armIdleTimer();
   }
 }

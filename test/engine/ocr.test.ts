@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/system.js";
 import { DocParseError } from "../../src/errors.js";
-import { ocrImage, ocrLanguages, terminateOcr } from "../../src/engine/ocr.js";
+import { ocrImage, ocrLanguages, ocrStats, setOcrConcurrency, terminateOcr } from "../../src/engine/ocr.js";
 import type { FormatContext } from "../../src/engine/draft.js";
 import { charAccuracy, renderTextImage } from "../support/office-fixtures.js";
 
@@ -230,5 +230,85 @@ describe("OCR languages", () => {
   it("keeps the missing-dependency error as the cause of its 40004", () => {
     const ctx = { config: { config: { engine_params: { ocr_languages: "eng+fra" } } } } as Pick<FormatContext, "config">;
     expect(() => ocrLanguages(ctx)).toThrow(expect.objectContaining({ code: 40004, cause: expect.objectContaining({ code: "DOCPARSE_MISSING_DEPENDENCY" }) }));
+  });
+});
+
+describe("OCR worker pool", () => {
+  const read = async (png: Uint8Array, lang: string): Promise<string> => (await ocrImage(png, { lang })).lines.map((l) => l.text).join(" ");
+
+  it("keeps a worker per language: calls alternating two languages start two workers, not one per call", async () => {
+    const previous = setOcrConcurrency(2);
+    try {
+      await terminateOcr();
+      const english = await renderTextImage(["Plain English words"]);
+      const german = await renderTextImage(["Größe der Straße"]);
+      const before = ocrStats().started;
+      const texts: string[] = [];
+      for (let i = 0; i < 3; i++) texts.push(await read(english, "eng"), await read(german, "deu"));
+      expect(texts).toEqual(Array.from({ length: 3 }, () => ["Plain English words", "Größe der Straße"]).flat());
+      expect(ocrStats().started - before).toBe(2);
+      expect(ocrStats()).toMatchObject({ workers: 2, busy: 0, waiting: 0 });
+    } finally {
+      setOcrConcurrency(previous);
+    }
+  }, 60_000);
+
+  it("reads images side by side up to the pool size; beyond it, calls wait in order", async () => {
+    const previous = setOcrConcurrency(2);
+    try {
+      const images = await Promise.all(["First image text", "Second image text", "Third image text"].map((t) => renderTextImage([t])));
+      let peakBusy = 0;
+      let peakWaiting = 0;
+      const sampler = setInterval(() => {
+        const { busy, waiting } = ocrStats();
+        peakBusy = Math.max(peakBusy, busy);
+        peakWaiting = Math.max(peakWaiting, waiting);
+      }, 2);
+      const finished: string[] = [];
+      const texts = await Promise.all(
+        images.map(async (png) => {
+          const text = await read(png, "eng");
+          finished.push(text);
+          return text;
+        }),
+      );
+      clearInterval(sampler);
+      expect(texts).toEqual(["First image text", "Second image text", "Third image text"]);
+      expect(peakBusy).toBe(2);
+      expect(peakWaiting).toBeGreaterThanOrEqual(1);
+      // The third call waited for a worker: it cannot have finished first.
+      expect(finished[0]).not.toBe("Third image text");
+      expect(ocrStats()).toMatchObject({ busy: 0, waiting: 0 });
+    } finally {
+      setOcrConcurrency(previous);
+    }
+  }, 60_000);
+
+  it("with one worker, a call of another language replaces it; a waiting call can be aborted", async () => {
+    const previous = setOcrConcurrency(1);
+    try {
+      await terminateOcr();
+      const english = await renderTextImage(["One worker only"]);
+      const before = ocrStats().started;
+      expect(await read(english, "eng")).toBe("One worker only");
+      expect(await read(english, "eng+deu")).toBe("One worker only");
+      expect(ocrStats()).toMatchObject({ workers: 1 });
+      expect(ocrStats().started - before).toBe(2);
+      // A call queued behind a running one leaves the queue when its signal aborts.
+      const running = read(english, "eng+deu");
+      const controller = new AbortController();
+      const queued = ocrImage(english, { lang: "eng+deu", signal: controller.signal });
+      expect(ocrStats().waiting).toBe(1);
+      controller.abort();
+      await expect(queued).rejects.toMatchObject({ code: "DOCPARSE_ABORTED" });
+      expect(ocrStats().waiting).toBe(0);
+      expect(await running).toBe("One worker only");
+    } finally {
+      setOcrConcurrency(previous);
+    }
+  }, 60_000);
+
+  it("checks the pool size", () => {
+    for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => setOcrConcurrency(bad), String(bad)).toThrow(expect.objectContaining({ code: "DOCPARSE_INVALID_OPTION" }));
   });
 });

@@ -1,24 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { PDFDocument } from "pdf-lib";
 import { pdfFormat } from "../../src/engine/formats/pdf.js";
+import { ocrStats, setOcrConcurrency } from "../../src/engine/ocr.js";
 import { buildPdf } from "../support/pdf-fixtures.js";
 import { parsePdf } from "./pdf-helpers.js";
 
-/** A "scanned" PDF: a page rendered to an image and placed as the whole page, no text layer. */
-async function scannedPdf(lines = ["Scanned Invoice", "Total amount due today"]): Promise<Uint8Array> {
-  const source = await buildPdf([
-    {
-      texts: [
-        { text: lines[0]!, x: 72, y: 80, size: 28, font: "bold" },
-        { text: lines[1]!, x: 72, y: 160, size: 18 },
-      ],
-    },
-  ]);
-  const png = await pdfFormat.renderPage!(source, 1, { dpi: 150 });
+/**
+ * A "scanned" PDF: each page (a heading and a line) rendered to an image and placed as
+ * the whole page, no text layer.
+ */
+async function scannedPdf(...pages: string[][]): Promise<Uint8Array> {
+  if (pages.length === 0) pages.push(["Scanned Invoice", "Total amount due today"]);
   const doc = await PDFDocument.create();
-  const page = doc.addPage([612, 792]);
-  const image = await doc.embedPng(png);
-  page.drawImage(image, { x: 0, y: 0, width: 612, height: 792 });
+  for (const lines of pages) {
+    const source = await buildPdf([
+      {
+        texts: [
+          { text: lines[0]!, x: 72, y: 80, size: 28, font: "bold" },
+          { text: lines[1]!, x: 72, y: 160, size: 18 },
+        ],
+      },
+    ]);
+    const png = await pdfFormat.renderPage!(source, 1, { dpi: 150 });
+    const page = doc.addPage([612, 792]);
+    page.drawImage(await doc.embedPng(png), { x: 0, y: 0, width: 612, height: 792 });
+  }
   return doc.save();
 }
 
@@ -45,6 +51,22 @@ describe("pdf: scanned pages", () => {
       expect(c.confidence).toBeGreaterThan(0);
       expect(c.confidence!).toBeLessThanOrEqual(1);
       expect(Array.isArray(c.candidates)).toBe(true);
+    }
+  }, 120_000);
+
+  it("OCRs scanned pages side by side on the OCR pool, keeping page order", async () => {
+    const pages = [1, 2, 3, 4].map((n) => [`Scanned page number ${n}`, `Body line of page ${n}`]);
+    const bytes = await scannedPdf(...pages);
+    const previous = setOcrConcurrency(2);
+    let peakBusy = 0;
+    const sampler = setInterval(() => (peakBusy = Math.max(peakBusy, ocrStats().busy)), 2);
+    try {
+      const doc = await parsePdf(bytes);
+      expect(doc.elements.map((e) => [e.page, e.text])).toEqual(pages.flatMap((lines, i) => lines.map((l) => [i + 1, l])));
+      expect(peakBusy).toBe(2);
+    } finally {
+      clearInterval(sampler);
+      setOcrConcurrency(previous);
     }
   }, 120_000);
 

@@ -1,8 +1,9 @@
+import PQueue from "p-queue";
 import { DocParseError, LocalErrorCode, abortError } from "../../errors.js";
 import type { DraftDocument, DraftPage, FormatContext, FormatHandler } from "../draft.js";
 import { finishDocument, layoutPage, toDraftElements, type PageLayout, type PlacedImage } from "../layout/index.js";
 import { openPdf, pdfError, type PdfDocument } from "./pdf-load.js";
-import { ocrLanguages } from "../ocr.js";
+import { ocrConcurrency, ocrLanguages } from "../ocr.js";
 import { ocrPageRuns } from "./pdf-ocr.js";
 import { readOutline } from "./pdf-outline.js";
 import type { ImageWithPng, ReadPage, TextPageOptions } from "./pdf-page.js";
@@ -56,10 +57,21 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
   if (ctx.signal?.aborted) throw abortError(ctx.signal);
   const deadline = Date.now() + ctx.limits.timeoutMs;
   const reader = ctx.parseMode === "scan" ? await ocrReader(bytes, ctx) : textReader(bytes, ctx);
+  // Scanned pages are OCRed a few at a time: as many as the OCR pool reads at once, plus
+  // one rendering meanwhile (each holds a rendered page image until it is read).
+  const ocrQueue = new PQueue({ concurrency: ocrConcurrency() + 1 });
   try {
     const { numPages, outline } = await bounded(reader.opened, deadline, ctx);
     const numbers = selectPages(numPages, ctx);
     const read = await bounded(reader.read(numbers), deadline, ctx);
+    const ocred = new Map<number, Promise<ReadPage>>();
+    for (const [i, n] of numbers.entries()) {
+      if (read[i] !== "scanned") continue;
+      const page = ocrQueue.add(() => reader.ocr(n));
+      // Awaited in page order below; one that fails before its turn is not unhandled.
+      page.catch(() => undefined);
+      ocred.set(i, page);
+    }
     const dpi = engineDpi(ctx);
     const layouts: PageLayout[] = [];
     const pages: DraftPage[] = [];
@@ -69,7 +81,7 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
       let layout = read[i]!;
       if (layout === "scanned") {
         try {
-          layout = await bounded(reader.ocr(n), deadline, ctx);
+          layout = await bounded(ocred.get(i)!, deadline, ctx);
         } catch (cause) {
           layout = DocParseError.isInstance(cause) ? cause : pdfError(cause, n);
         }
@@ -97,6 +109,8 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
     if (failedPages.length) out.failedPages = failedPages;
     return out;
   } finally {
+    // Pages not started yet are dropped; one being read is stopped by ctx.signal, if any.
+    ocrQueue.clear();
     await reader.close();
   }
 }
