@@ -143,6 +143,12 @@ interface WorkerSlot {
   /** When it last finished a call (for replacing the one unused longest). */
   lastUsed: number;
   idleTimer?: NodeJS.Timeout;
+  /**
+   * Rejects once the worker leaves the pool: tesseract.js' terminate() kills its thread
+   * and never settles the job running on it, so a call reading on it races this.
+   */
+  ended: Promise<never>;
+  end: (reason: DocParseError) => void;
 }
 
 /** A call waiting for a worker. */
@@ -316,7 +322,11 @@ function ensureExitHook(): void {
 
 /** A new worker for `lang`, in the pool (started, not yet ready). */
 function startSlot(lang: string): WorkerSlot {
-  const slot: WorkerSlot = { lang, worker: undefined as unknown as Promise<TesseractWorker>, cacheDir: processTempDir("docparse-ocr-"), busy: false, lastUsed: Date.now() };
+  let end: (reason: DocParseError) => void = () => {};
+  const ended = new Promise<never>((_, reject) => (end = reject));
+  // Nobody may be reading on it when it ends.
+  ended.catch(() => undefined);
+  const slot: WorkerSlot = { lang, worker: undefined as unknown as Promise<TesseractWorker>, cacheDir: processTempDir("docparse-ocr-"), busy: false, lastUsed: Date.now(), ended, end };
   slots.add(slot);
   started++;
   ensureExitHook();
@@ -403,6 +413,7 @@ function drop(slot: WorkerSlot): Promise<void> {
 async function remove(slot: WorkerSlot): Promise<void> {
   if (!slots.delete(slot)) return;
   if (slot.idleTimer) clearTimeout(slot.idleTimer);
+  slot.end(new DocParseError(LocalErrorCode.Aborted, "OCR stopped: its worker was terminated (terminateOcr) while it read this image"));
   try {
     const worker = await slot.worker;
     await worker.terminate();
@@ -497,15 +508,17 @@ export async function ocrImage(image: Uint8Array, options: OcrOptions = {}): Pro
 }
 
 async function recognise(slot: WorkerSlot, image: Uint8Array, signal: AbortSignal | undefined): Promise<OcrResult> {
-  const worker = await slot.worker;
+  // Ended while it started (terminateOcr): a job posted to it now would never settle.
+  const worker = await Promise.race([slot.worker, slot.ended]);
   slot.thread?.ref();
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     if (!signal) return;
     onAbort = () => {
+      // First: ending the worker rejects `slot.ended` too, and this call is aborted.
+      reject(abortError(signal));
       // tesseract cannot cancel a running job: ending the worker is the only stop.
       void drop(slot);
-      reject(abortError(signal));
     };
     signal.addEventListener("abort", onAbort, { once: true });
   });
@@ -513,7 +526,7 @@ async function recognise(slot: WorkerSlot, image: Uint8Array, signal: AbortSigna
     // The listener above misses an abort that came while the worker was starting.
     if (signal?.aborted) throw abortError(signal);
     const job = worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { blocks: true, text: false });
-    const result = await Promise.race([job, aborted]);
+    const result = await Promise.race([job, aborted, slot.ended]);
     const size = imageSize(image);
     const lines = toLines(result.data.blocks as unknown as TessBlock[] | null);
     return { width: size?.width ?? 0, height: size?.height ?? 0, lines };

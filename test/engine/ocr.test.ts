@@ -308,6 +308,33 @@ describe("OCR worker pool", () => {
     }
   }, 60_000);
 
+  /** `call`'s outcome, or "pending" when it has not settled within `ms` (a call that would wait forever). */
+  const settled = <T,>(call: Promise<T>, ms = 10_000): Promise<T | "pending"> =>
+    Promise.race([call, new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), ms).unref())]);
+
+  it("fails a call whose worker terminateOcr() ends, while it reads or while it starts (it never waits forever)", async () => {
+    const previous = setOcrConcurrency(1);
+    try {
+      await terminateOcr();
+      const big = await renderTextImage(Array.from({ length: 30 }, () => LINES[0]!));
+      // tesseract.js' terminate() kills the thread and never settles the job running on it.
+      const starting = ocrImage(big).catch((e: unknown) => e);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await terminateOcr();
+      expect(await settled(starting)).toMatchObject({ code: "DOCPARSE_ABORTED" });
+      expect(await ocrImage(await renderTextImage(["Warm again"]))).toMatchObject({ lines: [{ text: "Warm again" }] });
+      const reading = ocrImage(big).catch((e: unknown) => e);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ocrStats().busy).toBe(1);
+      await terminateOcr();
+      expect(await settled(reading)).toMatchObject({ code: "DOCPARSE_ABORTED" });
+      expect(ocrStats()).toMatchObject({ workers: 0, busy: 0, waiting: 0 });
+      expect((await ocrImage(await renderTextImage(["After the end"]))).lines[0]?.text).toBe("After the end");
+    } finally {
+      setOcrConcurrency(previous);
+    }
+  }, 60_000);
+
   it("checks the pool size", () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => setOcrConcurrency(bad), String(bad)).toThrow(expect.objectContaining({ code: "DOCPARSE_INVALID_OPTION" }));
   });
