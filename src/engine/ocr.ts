@@ -106,8 +106,9 @@ export function setOcrIdleTimeout(ms: number): number {
 let maxWorkers = Math.max(1, Math.min(2, availableParallelism() - 1));
 
 /**
- * Changes how many OCR workers may run at once (an integer >= 1); workers over the new
- * count end as they become idle. Returns the previous value.
+ * Changes how many OCR workers may run at once (an integer >= 1); idle workers over the
+ * new count end now (unused longest first), busy ones as they become idle. Returns the
+ * previous value.
  */
 export function setOcrConcurrency(n: number): number {
   if (!Number.isInteger(n) || n < 1) {
@@ -115,6 +116,13 @@ export function setOcrConcurrency(n: number): number {
   }
   const previous = maxWorkers;
   maxWorkers = n;
+  // An idle worker over the count would still be handed to calls (more reads at once than
+  // allowed), and a call of another language would wait for its idle timer to make room.
+  const idle = [...slots].filter((s) => !s.busy).sort((a, b) => a.lastUsed - b.lastUsed);
+  for (const s of idle) {
+    if (slots.size <= maxWorkers) break;
+    void remove(s);
+  }
   pump();
   return previous;
 }

@@ -335,6 +335,32 @@ describe("OCR worker pool", () => {
     }
   }, 60_000);
 
+  it("lowering the pool size ends idle workers over it: no more reads at once than the new size, no wait for an idle timeout", async () => {
+    const previous = setOcrConcurrency(2);
+    try {
+      await terminateOcr();
+      const png = await renderTextImage(["Smaller pool"]);
+      await Promise.all([ocrImage(png), ocrImage(png)]);
+      expect(ocrStats()).toMatchObject({ workers: 2, busy: 0 });
+      setOcrConcurrency(1);
+      expect(ocrStats().workers).toBe(1);
+      // Another language replaces the idle worker at once (it waited for the 30 s idle
+      // timer of the worker over the limit, with nothing holding the process open).
+      expect(await settled(read(png, "deu"))).toBe("Smaller pool");
+      let peakBusy = 0;
+      const sampler = setInterval(() => (peakBusy = Math.max(peakBusy, ocrStats().busy)), 2);
+      try {
+        await Promise.all([read(png, "deu"), read(png, "deu")]);
+      } finally {
+        clearInterval(sampler);
+      }
+      expect(peakBusy).toBe(1);
+      expect(ocrStats()).toMatchObject({ workers: 1, busy: 0, waiting: 0 });
+    } finally {
+      setOcrConcurrency(previous);
+    }
+  }, 60_000);
+
   it("checks the pool size", () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => setOcrConcurrency(bad), String(bad)).toThrow(expect.objectContaining({ code: "DOCPARSE_INVALID_OPTION" }));
   });
