@@ -163,6 +163,8 @@ interface WorkerSlot {
 interface Pending {
   lang: string;
   take: (slot: WorkerSlot) => void;
+  /** A worker could not be started for it (its temp folder could not be made). */
+  fail: (error: unknown) => void;
 }
 
 const slots = new Set<WorkerSlot>();
@@ -364,7 +366,15 @@ function pick(lang: string): WorkerSlot | undefined {
 /** Hands workers to waiting calls, in call order, while there are workers to hand. */
 function pump(): void {
   while (pending.length > 0) {
-    const slot = pick(pending[0]!.lang);
+    let slot: WorkerSlot | undefined;
+    try {
+      slot = pick(pending[0]!.lang);
+    } catch (error) {
+      // Its worker could not even be set up: that call fails, the next ones still get theirs
+      // (left first in line, it would have been handed the next worker, busy for good).
+      pending.shift()!.fail(error);
+      continue;
+    }
     if (!slot) return;
     slot.busy = true;
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
@@ -381,6 +391,10 @@ function acquire(lang: string, signal: AbortSignal | undefined): Promise<WorkerS
       take: (slot) => {
         signal?.removeEventListener("abort", onAbort);
         resolve(slot);
+      },
+      fail: (error) => {
+        signal?.removeEventListener("abort", onAbort);
+        reject(error);
       },
     };
     const onAbort = (): void => {

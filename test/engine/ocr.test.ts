@@ -361,6 +361,28 @@ describe("OCR worker pool", () => {
     }
   }, 60_000);
 
+  it("a worker that cannot get its temp folder fails its call alone: later calls are served, none waits forever", async () => {
+    const previous = setOcrConcurrency(1);
+    const tmp = process.env.TMPDIR;
+    try {
+      await terminateOcr();
+      const png = await renderTextImage(["Temp folder back"]);
+      process.env.TMPDIR = "/nonexistent-docparse-tmp/deeper";
+      const failed = await settled(ocrImage(png).catch((e: unknown) => e));
+      expect(failed).toMatchObject({ code: "ENOENT" });
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+      expect(ocrStats()).toMatchObject({ workers: 0, busy: 0, waiting: 0 });
+      // The failed call stayed first in line: the next worker went to it, busy for good.
+      expect(await settled(read(png, "eng"))).toBe("Temp folder back");
+      expect(ocrStats()).toMatchObject({ workers: 1, busy: 0, waiting: 0 });
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+      setOcrConcurrency(previous);
+    }
+  }, 60_000);
+
   it("checks the pool size", () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => setOcrConcurrency(bad), String(bad)).toThrow(expect.objectContaining({ code: "DOCPARSE_INVALID_OPTION" }));
   });
