@@ -168,6 +168,8 @@ interface Pending {
 }
 
 const slots = new Set<WorkerSlot>();
+/** Cache dirs not removed yet, including those of workers being terminated (for the exit hook). */
+const cacheDirs = new Set<string>();
 const pending: Pending[] = [];
 let started = 0;
 let exitHookInstalled = false;
@@ -326,7 +328,7 @@ function ensureExitHook(): void {
   exitHookInstalled = true;
   // Worker threads die with the process; the hook only removes the temp cache dirs.
   process.once("exit", () => {
-    for (const slot of slots) rmSync(slot.cacheDir, { recursive: true, force: true });
+    for (const dir of cacheDirs) rmSync(dir, { recursive: true, force: true });
   });
 }
 
@@ -337,6 +339,7 @@ function startSlot(lang: string): WorkerSlot {
   // Nobody may be reading on it when it ends.
   ended.catch(() => undefined);
   const slot: WorkerSlot = { lang, worker: undefined as unknown as Promise<TesseractWorker>, cacheDir: processTempDir("docparse-ocr-"), busy: false, lastUsed: Date.now(), ended, end };
+  cacheDirs.add(slot.cacheDir);
   slots.add(slot);
   started++;
   ensureExitHook();
@@ -443,6 +446,7 @@ async function remove(slot: WorkerSlot): Promise<void> {
     // Already dead or never started: nothing to release.
   } finally {
     rmSync(slot.cacheDir, { recursive: true, force: true });
+    cacheDirs.delete(slot.cacheDir);
   }
 }
 

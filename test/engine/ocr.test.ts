@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -128,6 +128,26 @@ describe("ocrImage", () => {
       );
       // One worker folder, empty while the worker runs (a kill leaves no megabytes behind).
       expect(out).toContain("FILES [[]]");
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
+
+  it("removes at exit the folder of a worker still being terminated", async () => {
+    const dir = tempDir();
+    try {
+      const { out, code } = await inChild(
+        `const call = ocrImage(await renderTextImage(["Exit while ending"])).catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        // Not awaited: the worker is still starting, so its folder goes only once it ended.
+        void terminateOcr();
+        console.log("EXITING");
+        process.exit(0);`,
+        { TMPDIR: dir.path },
+      );
+      expect(out).toContain("EXITING");
+      expect(code).toBe(0);
+      expect(readdirSync(dir.path).filter((d) => d.startsWith("docparse-ocr-"))).toEqual([]);
     } finally {
       dir.cleanup();
     }
