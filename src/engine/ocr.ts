@@ -162,8 +162,9 @@ interface WorkerSlot {
 /** A call waiting for a worker. */
 interface Pending {
   lang: string;
+  signal: AbortSignal | undefined;
   take: (slot: WorkerSlot) => void;
-  /** A worker could not be started for it (its temp folder could not be made). */
+  /** It cannot be served: its worker could not be set up (temp folder), or it was aborted. */
   fail: (error: unknown) => void;
 }
 
@@ -369,9 +370,17 @@ function pick(lang: string): WorkerSlot | undefined {
 /** Hands workers to waiting calls, in call order, while there are workers to hand. */
 function pump(): void {
   while (pending.length > 0) {
+    const first = pending[0]!;
+    // Aborted, its listener not run yet: one signal shared with a running call whose
+    // listener ended that worker (and pumped) first. Starting a worker for it is waste.
+    if (first.signal?.aborted) {
+      pending.shift();
+      first.fail(abortError(first.signal));
+      continue;
+    }
     let slot: WorkerSlot | undefined;
     try {
-      slot = pick(pending[0]!.lang);
+      slot = pick(first.lang);
     } catch (error) {
       // Its worker could not even be set up: that call fails, the next ones still get theirs
       // (left first in line, it would have been handed the next worker, busy for good).
@@ -391,6 +400,7 @@ function acquire(lang: string, signal: AbortSignal | undefined): Promise<WorkerS
   return new Promise<WorkerSlot>((resolve, reject) => {
     const entry: Pending = {
       lang,
+      signal,
       take: (slot) => {
         signal?.removeEventListener("abort", onAbort);
         resolve(slot);

@@ -403,6 +403,30 @@ describe("OCR worker pool", () => {
     }
   }, 60_000);
 
+  it("starts no worker for a waiting call whose signal has aborted (one signal for a running and a waiting call)", async () => {
+    const previous = setOcrConcurrency(1);
+    try {
+      await terminateOcr();
+      const png = await renderTextImage(["Both aborted"]);
+      expect(await read(png, "eng")).toBe("Both aborted");
+      const before = ocrStats().started;
+      const big = await renderTextImage(Array.from({ length: 30 }, () => LINES[0]!));
+      const controller = new AbortController();
+      const running = ocrImage(big, { signal: controller.signal }).catch((e: unknown) => e);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      // Queued after the first call began reading: that call's listener runs first on abort
+      // and ends its worker, which frees room in the pool while this one is still queued.
+      const waiting = ocrImage(png, { signal: controller.signal }).catch((e: unknown) => e);
+      expect(ocrStats()).toMatchObject({ busy: 1, waiting: 1 });
+      controller.abort();
+      expect(await running).toMatchObject({ code: "DOCPARSE_ABORTED" });
+      expect(await waiting).toMatchObject({ code: "DOCPARSE_ABORTED" });
+      expect(ocrStats()).toMatchObject({ workers: 0, busy: 0, waiting: 0, started: before });
+    } finally {
+      setOcrConcurrency(previous);
+    }
+  }, 60_000);
+
   it("checks the pool size", () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => setOcrConcurrency(bad), String(bad)).toThrow(expect.objectContaining({ code: "DOCPARSE_INVALID_OPTION" }));
   });
