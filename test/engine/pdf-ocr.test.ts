@@ -70,6 +70,43 @@ describe("pdf: scanned pages", () => {
     }
   }, 120_000);
 
+  it("ends the OCR of its pages when the parse ends early (timeout, abort): no page waits for or keeps a worker after it", async () => {
+    // One scan on every page (rendered once): 10 pages read one at a time take seconds.
+    const source = await buildPdf([{ texts: [{ text: "Page cut short", x: 72, y: 80, size: 28, font: "bold" }] }]);
+    const png = await pdfFormat.renderPage!(source, 1, { dpi: 150 });
+    const doc = await PDFDocument.create();
+    const image = await doc.embedPng(png);
+    for (let i = 0; i < 10; i++) doc.addPage([612, 792]).drawImage(image, { x: 0, y: 0, width: 612, height: 792 });
+    const bytes = await doc.save();
+    const previous = setOcrConcurrency(1);
+    try {
+      for (const end of ["timeout", "abort"] as const) {
+        const controller = new AbortController();
+        let reading = false;
+        const watch = setInterval(() => {
+          if (ocrStats().busy === 0) return;
+          reading = true;
+          if (end === "abort") setTimeout(() => controller.abort(), 300);
+          clearInterval(watch);
+        }, 2);
+        const parsed = parsePdf(bytes, end === "timeout" ? { limits: { timeoutMs: 3000 } } : { signal: controller.signal });
+        const error = await parsed.then(() => undefined, (e: unknown) => e);
+        clearInterval(watch);
+        expect(error, end).toMatchObject({ code: end === "timeout" ? "DOCPARSE_TIMEOUT" : "DOCPARSE_ABORTED" });
+        expect(reading, `${end} came while pages were read`).toBe(true);
+        // The page being read stops, the one rendered meanwhile does not take the worker next.
+        const after: { busy: number; waiting: number }[] = [];
+        for (let t = 0; t < 40; t++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          if (t >= 5) after.push(ocrStats());
+        }
+        expect(after.filter((s) => s.busy > 0 || s.waiting > 0).length, `${end}: samples with OCR still busy or waiting`).toBe(0);
+      }
+    } finally {
+      setOcrConcurrency(previous);
+    }
+  }, 120_000);
+
   it('OCRs a page with a text layer under parse_mode "scan"', async () => {
     const bytes = await buildPdf([{ texts: [{ text: "Layer text here", x: 72, y: 80, size: 26 }] }]);
     const doc = await parsePdf(bytes, { parseMode: "scan", capabilities: { include_char_details: true } });

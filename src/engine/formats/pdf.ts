@@ -60,6 +60,11 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
   // Scanned pages are OCRed a few at a time: as many as the OCR pool reads at once, plus
   // one rendering meanwhile (each holds a rendered page image until it is read).
   const ocrQueue = new PQueue({ concurrency: ocrConcurrency() + 1 });
+  // Ends this document's OCR when the parse ends early (timeout, a failed page, abort): a
+  // page being read stops, one rendered meanwhile does not take a worker after the parse.
+  const ocrStop = new AbortController();
+  const stopOcr = (): void => ocrStop.abort(abortError(ctx.signal));
+  ctx.signal?.addEventListener("abort", stopOcr, { once: true });
   try {
     const { numPages, outline } = await bounded(reader.opened, deadline, ctx);
     const numbers = selectPages(numPages, ctx);
@@ -67,7 +72,7 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
     const ocred = new Map<number, Promise<ReadPage>>();
     for (const [i, n] of numbers.entries()) {
       if (read[i] !== "scanned") continue;
-      const page = ocrQueue.add(() => reader.ocr(n));
+      const page = ocrQueue.add(() => reader.ocr(n, ocrStop.signal));
       // Awaited in page order below; one that fails before its turn is not unhandled.
       page.catch(() => undefined);
       ocred.set(i, page);
@@ -109,8 +114,10 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
     if (failedPages.length) out.failedPages = failedPages;
     return out;
   } finally {
-    // Pages not started yet are dropped; one being read is stopped by ctx.signal, if any.
+    // Pages not started yet are dropped; those started stop (all are done after a full parse).
     ocrQueue.clear();
+    ctx.signal?.removeEventListener("abort", stopOcr);
+    stopOcr();
     await reader.close();
   }
 }
@@ -122,7 +129,8 @@ type PageOutcome = ReadPage | DocParseError | "scanned";
 interface PageReader {
   opened: Promise<{ numPages: number; outline: PdfOutline }>;
   read(numbers: readonly number[]): Promise<PageOutcome[]>;
-  ocr(n: number): Promise<ReadPage>;
+  /** OCR of page `n`; `signal` ends it with the parse. */
+  ocr(n: number, signal: AbortSignal): Promise<ReadPage>;
   close(): Promise<void>;
 }
 
@@ -144,7 +152,7 @@ function textReader(bytes: Uint8Array, ctx: FormatContext): PageReader {
   return {
     opened: pdf.opened,
     read: async (numbers) => (await pdf.readPages(numbers, options)).map((r) => (DocParseError.isInstance(r) ? r : r.scanned ? "scanned" : r.layout)),
-    ocr: async (n) => ocrPage(await (canvasDoc ??= openPdf(bytes, { password: ctx.password, maxImagePixels: ctx.limits.maxImagePixels })), n, ctx),
+    ocr: async (n, signal) => ocrPage(await (canvasDoc ??= openPdf(bytes, { password: ctx.password, maxImagePixels: ctx.limits.maxImagePixels })), n, ctx, signal),
     close: async () => {
       pdf.close();
       const doc = await canvasDoc?.catch(() => undefined);
@@ -160,7 +168,7 @@ async function ocrReader(bytes: Uint8Array, ctx: FormatContext): Promise<PageRea
   return {
     opened: doc.then(async (d) => ({ numPages: d.numPages, outline: await readOutline(d) })),
     read: async (numbers) => numbers.map(() => "scanned" as const),
-    ocr: async (n) => ocrPage(await doc, n, ctx),
+    ocr: async (n, signal) => ocrPage(await doc, n, ctx, signal),
     close: async () => {
       const d = await doc.catch(() => undefined);
       await d?.destroy();
@@ -169,8 +177,8 @@ async function ocrReader(bytes: Uint8Array, ctx: FormatContext): Promise<PageRea
 }
 
 /** Renders page `n`, OCRs it and lays out the words (display frame, no images). */
-async function ocrPage(doc: PdfDocument, n: number, ctx: FormatContext): Promise<ReadPage> {
-  if (ctx.signal?.aborted) throw abortError(ctx.signal);
+async function ocrPage(doc: PdfDocument, n: number, ctx: FormatContext, signal: AbortSignal): Promise<ReadPage> {
+  if (signal.aborted) throw abortError(signal);
   let page: Awaited<ReturnType<PdfDocument["getPage"]>>;
   try {
     page = await doc.getPage(n);
@@ -178,7 +186,7 @@ async function ocrPage(doc: PdfDocument, n: number, ctx: FormatContext): Promise
     throw pdfError(cause, n);
   }
   try {
-    const runs = await ocrPageRuns(doc, page, { signal: ctx.signal, lang: ocrLanguages(ctx) });
+    const runs = await ocrPageRuns(doc, page, { signal, lang: ocrLanguages(ctx) });
     const { width, height } = page.getViewport({ scale: 1 });
     const blocks = layoutPage({ width, height, runs, segments: [], images: [] }, { chars: ctx.capabilities.include_char_details });
     return { number: n, width, height, frame: { angle: 0, width, height }, rotate: page.rotate, blocks };
