@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PDFDocument } from "pdf-lib";
 import { pdfFormat } from "../../src/engine/formats/pdf.js";
-import { ocrStats, setOcrConcurrency } from "../../src/engine/ocr.js";
+import { ocrImage, ocrStats, setOcrConcurrency } from "../../src/engine/ocr.js";
 import { buildPdf } from "../support/pdf-fixtures.js";
 import { parsePdf } from "./pdf-helpers.js";
 
@@ -81,6 +81,9 @@ describe("pdf: scanned pages", () => {
     const previous = setOcrConcurrency(1);
     try {
       for (const end of ["timeout", "abort"] as const) {
+        // A worker ready first: the end lands while a page is read, not while a worker starts
+        // (a call aborted then settles when the start is done, keeping the worker).
+        await ocrImage(png);
         const controller = new AbortController();
         let reading = false;
         const watch = setInterval(() => {
