@@ -535,6 +535,9 @@ function toLines(blocks: TessBlock[] | null | undefined): OcrLine[] {
 export async function ocrImage(image: Uint8Array, options: OcrOptions = {}): Promise<OcrResult> {
   const { signal, lang = "eng" } = options;
   if (signal?.aborted) throw abortError(signal);
+  // Checked before taking a worker: a call that cannot load its languages would otherwise
+  // replace an idle worker of another language (the only one, in a pool of one), then fail.
+  for (const code of languageCodes(lang)) languageDataFile(code);
   const slot = await acquire(lang, signal);
   try {
     return await recognise(slot, image, signal);

@@ -427,6 +427,23 @@ describe("OCR worker pool", () => {
     }
   }, 60_000);
 
+  it("fails a call in languages it cannot load before it takes a worker: the idle worker of another language stays", async () => {
+    const previous = setOcrConcurrency(1);
+    try {
+      await terminateOcr();
+      const png = await renderTextImage(["Worker stays"]);
+      expect(await read(png, "eng")).toBe("Worker stays");
+      const before = ocrStats().started;
+      await expect(ocrImage(png, { lang: "eng+fra" })).rejects.toMatchObject({ code: "DOCPARSE_MISSING_DEPENDENCY" });
+      await expect(ocrImage(png, { lang: "en-US" })).rejects.toMatchObject({ code: 40004 });
+      expect(ocrStats()).toMatchObject({ workers: 1, busy: 0, waiting: 0, started: before });
+      expect(await read(png, "eng")).toBe("Worker stays");
+      expect(ocrStats().started).toBe(before);
+    } finally {
+      setOcrConcurrency(previous);
+    }
+  }, 60_000);
+
   it("checks the pool size", () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => setOcrConcurrency(bad), String(bad)).toThrow(expect.objectContaining({ code: "DOCPARSE_INVALID_OPTION" }));
   });
