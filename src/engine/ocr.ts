@@ -238,6 +238,7 @@ interface ThreadHandle {
   unref(): void;
   terminate?(): unknown;
   removeAllListeners?(event: string): unknown;
+  on?(event: string, listener: (value: unknown) => void): unknown;
 }
 
 /** The thread of the newest tesseract worker, captured when tesseract.js spawns it. */
@@ -262,10 +263,25 @@ function hookSpawn(): void {
     nodeWorker.spawnWorker = (options: unknown) => {
       const thread = original(options);
       lastSpawned = thread;
+      // tesseract.js listens for a thread's errors the browser way (`onerror`), which a
+      // Node thread never calls: an error thrown in the thread was uncaught here and ended
+      // the process, and a thread that exited left its job waiting forever.
+      thread.on?.("error", (error: unknown) => threadStopped(thread, error));
+      thread.on?.("exit", (code: unknown) => threadStopped(thread, `exit code ${String(code)}`));
       return thread;
     };
   } catch {
     // Internals not found: keep the idle timer as the only way the thread ends.
+  }
+}
+
+/** A worker's thread failed or exited on its own: its call fails (500, retryable), the worker leaves the pool. */
+function threadStopped(thread: ThreadHandle, why: unknown): void {
+  for (const slot of slots) {
+    if (slot.thread !== thread) continue;
+    const message = why instanceof Error ? why.message : String(why);
+    slot.end(new DocParseError(500, `The OCR worker stopped (${message}); the image was not read`, { cause: why }));
+    void drop(slot);
   }
 }
 

@@ -212,6 +212,34 @@ describe("ocrImage", () => {
   });
 });
 
+describe("OCR worker threads", () => {
+  it("fails the call of a worker whose thread throws (500), keeps the process up and serves the next call on a new worker", async () => {
+    const ocrModule = JSON.stringify(fileURLToPath(new URL("../../src/engine/ocr.ts", import.meta.url)));
+    const { out, code } = await inChild(
+      `import { createRequire } from "node:module";
+      import { ocrStats } from ${ocrModule};
+      setTimeout(() => { console.log("HANG"); process.exit(2); }, 30_000).unref();
+      // The threads tesseract.js spawns, seen the way ocr.ts sees them.
+      const nodeWorker = createRequire(${ocrModule})("tesseract.js/src/worker/node/index.js");
+      const threads = [];
+      const spawn = nodeWorker.spawnWorker;
+      nodeWorker.spawnWorker = (options) => { const thread = spawn(options); threads.push(thread); return thread; };
+      const png = await renderTextImage(["Crash test words"]);
+      console.log("READ " + (await ocrImage(png)).lines[0].text);
+      // A message tesseract's worker script cannot dispatch throws in its thread, before
+      // the next call's job: the thread dies with an uncaught error.
+      threads.at(-1).postMessage({ action: "no-such-action" });
+      const failed = await ocrImage(png).then(() => "read", (e) => e.code);
+      console.log("FAILED " + failed + " " + ocrStats().workers);
+      console.log("READ " + (await ocrImage(png)).lines[0].text + " " + ocrStats().started);
+      await terminateOcr();
+      process.exit(0);`,
+    );
+    expect(code, out).toBe(0);
+    expect(out.trim().split("\n")).toEqual(["READ Crash test words", "FAILED 500 0", "READ Crash test words 2"]);
+  }, 60_000);
+});
+
 describe("OCR languages", () => {
   const GERMAN = ["Die Größe der Straße überrascht außerordentlich.", "Übung macht den Meister: schön, müde, heiß."];
 
