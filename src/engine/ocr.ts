@@ -88,10 +88,11 @@ export interface OcrOptions {
  */
 let idleMs = 30_000;
 
-/** Changes how long an idle OCR worker is kept (ms, >= 0). Returns the previous value. */
+/** Changes how long an idle OCR worker is kept (ms, 0 to 2^31 - 1), from its next idle spell. Returns the previous value. */
 export function setOcrIdleTimeout(ms: number): number {
-  if (!Number.isFinite(ms) || ms < 0) {
-    throw new DocParseError(LocalErrorCode.InvalidOption, `Expected \`ms\` to be a number >= 0, got ${ms}`);
+  // Past 2^31 - 1 ms Node fires a timer after 1 ms: an idle worker would end at once.
+  if (!Number.isFinite(ms) || ms < 0 || ms > 2 ** 31 - 1) {
+    throw new DocParseError(LocalErrorCode.InvalidOption, `Expected \`ms\` to be a number from 0 to 2147483647 (24.8 days), got ${ms}`);
   }
   const previous = idleMs;
   idleMs = ms;

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/system.js";
 import { DocParseError } from "../../src/errors.js";
-import { ocrImage, ocrLanguages, ocrStats, setOcrConcurrency, terminateOcr } from "../../src/engine/ocr.js";
+import { ocrImage, ocrLanguages, ocrStats, setOcrConcurrency, setOcrIdleTimeout, terminateOcr } from "../../src/engine/ocr.js";
 import type { FormatContext } from "../../src/engine/draft.js";
 import { charAccuracy, renderTextImage } from "../support/office-fixtures.js";
 
@@ -472,7 +472,11 @@ describe("OCR worker pool", () => {
     }
   }, 60_000);
 
-  it("checks the pool size", () => {
+  it("checks the pool size and the idle timeout", () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => setOcrConcurrency(bad), String(bad)).toThrow(expect.objectContaining({ code: "DOCPARSE_INVALID_OPTION" }));
+    // Past 2^31 - 1 ms a Node timer fires at once: refused, not an idle worker ended at once.
+    for (const bad of [-1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) expect(() => setOcrIdleTimeout(bad), String(bad)).toThrow(expect.objectContaining({ code: "DOCPARSE_INVALID_OPTION" }));
+    const previous = setOcrIdleTimeout(2 ** 31 - 1);
+    expect(setOcrIdleTimeout(previous)).toBe(2 ** 31 - 1);
   });
 });
