@@ -437,4 +437,17 @@ describe("pdf: the process exits on its own after a parse", () => {
     // Nothing holds the process: parser threads and the OCR worker are unref'd when idle.
     expect(Date.now() - done).toBeLessThan(5_000);
   }, 30_000);
+
+  it("after a one-page document on a pool of two threads, one of which never got work", async () => {
+    const run = await runScript(`
+      const doc = await parsePdf(await buildPdf([{ texts: [{ text: "Two threads", x: 72, y: 72 }] }]), { limits: { pdfThreads: 2 } });
+      console.log(doc.elements.map((e) => e.text).join("|"));
+      console.log("done", Date.now());
+    `);
+    expect(run.out).toContain("Two threads\ndone");
+    expect(run.code).toBe(0);
+    // The idle thread held it for 30 s (its idle exit) when it was unref'd before its
+    // listeners were added.
+    expect(Date.now() - Number(/done (\d+)/.exec(run.out)?.[1])).toBeLessThan(5_000);
+  }, 30_000);
 });

@@ -141,13 +141,15 @@ class ParserThread {
 
   constructor(WorkerClass: typeof Worker) {
     this.#worker = new WorkerClass(BOOT, { eval: true, workerData: workerData(), resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB, maxYoungGenerationSizeMb: THREAD_YOUNG_MB } });
-    // Idle from the start: a thread started to fill the pool may never be given work.
-    this.#rest();
     this.#worker.on("message", (reply: ThreadReply) => this.#settle(reply));
     this.#worker.on("error", (error) => this.#die(error));
     // An answer that cannot be decoded would leave its request waiting: stop the thread.
     this.#worker.on("messageerror", (error) => this.stop(`an answer could not be read: ${error.message}`));
     this.#worker.on("exit", (code) => this.#die(new Error(`exited with code ${code}`)));
+    // Idle from the start: a thread started to fill the pool may never be given work. After
+    // the listeners: adding a "message" listener refs the thread's port again, and a
+    // thread that never got work then kept the process alive (30 s, until its idle exit).
+    this.#rest();
   }
 
   /** Requests in flight. */
