@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { deflateSync } from "node:zlib";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -154,6 +154,32 @@ describe("pdfjs patches: copies of other versions", () => {
       utimesSync(copy, old, old);
       expect(await resolve()).toBe(copy);
       expect(Date.now() - statSync(copy).mtimeMs).toBeLessThan(60_000);
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
+
+  it("the copy of a process running for over a day is marked again when a new parser thread asks for it, so other versions keep it", async () => {
+    const dir = tempDir();
+    try {
+      // One process: it resolves its copy, then (a day later, by the copy's mark) starts
+      // another thread. Before that thread imports the copy, it must not look stale.
+      const out = await inChild<{ copy: string; mtimeMs: number }>(
+        `import { statSync, utimesSync } from "node:fs";
+        import { fileURLToPath } from "node:url";
+        import { pdfjsWorkerModule, STALE_COPY_MS } from ${JSON.stringify(url("src/engine/formats/pdfjs-patch.ts"))};
+        const copy = fileURLToPath(pdfjsWorkerModule().url);
+        const old = (Date.now() - 2 * STALE_COPY_MS) / 1000;
+        utimesSync(copy, old, old);
+        const again = fileURLToPath(pdfjsWorkerModule().url);
+        if (again !== copy) throw new Error("resolved anew: " + again);
+        done({ copy, mtimeMs: statSync(copy).mtimeMs });`,
+        { DOCPARSE_PDFJS_CACHE: dir.path },
+      );
+      expect(Date.now() - out.mtimeMs).toBeLessThan(60_000);
+      // A process of another version sweeping now keeps it.
+      removeStaleCopies(dir.path, "pdf.worker-9.9.9-ffffffffffffffff.mjs");
+      expect(readdirSync(dir.path)).toContain(basename(out.copy));
     } finally {
       dir.cleanup();
     }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -385,9 +385,28 @@ let status: PdfjsPatchStatus | undefined;
  * since (a cleaned cache or temp folder): every new parser thread imports it from disk.
  */
 export function pdfjsWorkerModule(): PdfjsPatchStatus {
-  if (status?.patched && !existsSync(fileURLToPath(status.url))) status = undefined;
+  if (status?.patched && !markInUse(fileURLToPath(status.url))) status = undefined;
   status ??= resolveWorkerModule();
   return status;
+}
+
+/**
+ * Marks the copy this process is about to import (a new parser thread) as in use, when
+ * its mark is older than {@link IN_USE_MARK_MS}: marked only once, at resolution, the copy
+ * of a process running for over a day looked stale to processes of other versions, which
+ * could remove it between this check and the thread's import (the thread then died, and
+ * the pages given to it failed). False when the copy has gone.
+ */
+function markInUse(path: string): boolean {
+  try {
+    if (Date.now() - statSync(path).mtimeMs > IN_USE_MARK_MS) {
+      const now = new Date();
+      utimesSync(path, now, now);
+    }
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function resolveWorkerModule(): PdfjsPatchStatus {
@@ -466,6 +485,9 @@ export function writeCachedCopy(dir: string, name: string, content: Uint8Array):
  * writes it again when it next starts a parser thread. @default 1 day
  */
 export const STALE_COPY_MS = 24 * 60 * 60 * 1000;
+
+/** A copy in use gets a fresh mark when its mark is older than this, well within {@link STALE_COPY_MS}. @default 1 hour */
+const IN_USE_MARK_MS = 60 * 60 * 1000;
 
 /** Removes other patched copies (and temp files of failed writes) in `dir` older than {@link STALE_COPY_MS}. */
 export function removeStaleCopies(dir: string, keep: string, now = Date.now()): void {
