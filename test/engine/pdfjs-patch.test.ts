@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join, resolve } from "node:path";
-import { deflateSync } from "node:zlib";
+import { constants, deflateRawSync, deflateSync } from "node:zlib";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { inflateRawWhole } from "../../src/engine/formats/pdf-inflate.js";
@@ -374,6 +374,29 @@ function objectStreamPdf(mangle: (z: Buffer) => Buffer = (z) => z): Uint8Array {
 /** Deflated bytes with garbage after the zlib header: no inflate reads them. */
 const corruptDeflate = (z: Buffer): Buffer => Buffer.concat([z.subarray(0, 2), Buffer.from("this is not deflate data at all"), z.subarray(2)]);
 
+/**
+ * A page with a FreeText annotation whose appearance stream is cut short: two deflate
+ * blocks, the first holding the annotation's first line, the second cut in the middle.
+ * pdfjs reads that stream synchronously first (its font and colour, up to the first text
+ * shown, from the first block), then asynchronously (the annotation's drawing), which
+ * rewinds the stream to its zlib header.
+ */
+function cutFreeTextPdf(): Uint8Array {
+  let rest = "";
+  for (let i = 0; i < 40; i++) rest += `BT /Helv 9 Tf 10 ${60 - i} Td (Annotation line ${i} of the note) Tj ET\n`;
+  const raw = Buffer.concat([deflateRawSync("BT /Helv 12 Tf 10 70 Td (Note first line) Tj ET\n", { finishFlush: constants.Z_SYNC_FLUSH }), deflateRawSync(rest)]);
+  const cut = Buffer.concat([Buffer.from([0x78, 0x9c]), raw.subarray(0, Math.floor(raw.length * 0.6))]);
+  return rawPdf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R /Annots [6 0 R] >>",
+    { dict: "", data: "BT /F1 14 Tf 72 740 Td (Body text of the page) Tj ET" },
+    FONT,
+    "<< /Type /Annot /Subtype /FreeText /Rect [50 600 400 700] /Contents (Note first line) /DA (/Helv 12 Tf 0 g) /AP << /N 7 0 R >> >>",
+    { dict: "/Type /XObject /Subtype /Form /BBox [0 0 350 100] /Resources << /Font << /Helv 5 0 R >> >> /Filter /FlateDecode", data: cut.toString("latin1") },
+  ]);
+}
+
 const hex = (text: string): string => Buffer.from(text, "latin1").toString("hex").toUpperCase();
 
 interface Outcome {
@@ -402,7 +425,7 @@ function parseInChild(files: Record<string, string>, patches: boolean): Promise<
 }
 
 describe("pdfjs patches: same output as pdfjs as shipped", () => {
-  it("on flat, nested and lying page trees, escaped names, odd hex strings and an embedded Type 1 font", async () => {
+  it("on flat, nested and lying page trees, escaped names, odd hex strings, an embedded Type 1 font and deflate streams zlib refuses", async () => {
     const dir = tempDir();
     try {
       const long = "A".repeat(9_000);
@@ -425,6 +448,8 @@ describe("pdfjs patches: same output as pdfjs as shipped", () => {
         objectStream: objectStreamPdf(),
         objectStreamCut: objectStreamPdf((z) => z.subarray(0, Math.floor(z.length / 2))),
         objectStreamCorrupt: objectStreamPdf(corruptDeflate),
+        // A stream read synchronously, then asynchronously, which zlib refuses (cut short).
+        freeTextCut: cutFreeTextPdf(),
         // A hex string longer than one String.fromCharCode call takes.
         longHex: treePdf(["Long"], { extra: ` BT /F1 2 Tf 10 10 Td <${hex(long)}> Tj ET` }),
       };
@@ -445,6 +470,8 @@ describe("pdfjs patches: same output as pdfjs as shipped", () => {
       expect(patched.docs.escapedFont!.elements!.map((e) => (e as unknown[]).slice(1, 3))).toEqual([["CodeSnippet", "let answer = 42;"]]);
       expect(texts("symbolType1")).toEqual(["αβγ"]);
       expect(texts("objectStream")).toEqual(["Packed page"]);
+      // The lines of the cut appearance stream up to the cut, as pdfjs as shipped reads them.
+      expect(texts("freeTextCut").join(" ")).toContain("Annotation line 0 of the note");
       // Its widths came from the font program: (631 + 549 + 411) / 1000 × 24 pt = 38.2 pt
       // of advances (without them every glyph would advance by /MissingWidth, 0).
       const [, , , box] = patched.docs.symbolType1!.elements![0] as [number, string, string, { x0: number; x1: number }];

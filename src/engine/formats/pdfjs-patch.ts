@@ -256,7 +256,7 @@ class Lexer {
   },
   {
     name: "native-sync-inflate",
-    why: "Streams read synchronously (object and xref streams, font files, CMaps) were inflated by pdfjs' JavaScript inflate: on a parser thread, the first read of such a stream inflates it whole with zlib (pdf-inflate.ts), up to the same cap as the asynchronous path; input zlib refuses goes back to pdfjs' own inflate",
+    why: "Streams read synchronously (object and xref streams, font files, CMaps) were inflated by pdfjs' JavaScript inflate: on a parser thread, the first read of such a stream inflates it whole with zlib (pdf-inflate.ts), up to the same cap as the asynchronous path; input zlib refuses goes back to pdfjs' own inflate, read from where it was (the source stream is rewound, not replaced: pdfjs' asynchronous read of the same stream, which resets the source to its zlib header, must still find that header)",
     find: `  readBlock() {
     let buffer, hdr, len;
     const str = this.stream;`,
@@ -266,10 +266,11 @@ class Lexer {
     if (typeof inflate !== "function") {
       return false;
     }
-    const bytes = this.stream.getBytes();
-    const out = inflate(bytes);
+    const str = this.stream;
+    const pos = str.pos;
+    const out = inflate(str.getBytes());
     if (!out) {
-      this.stream = new Stream(bytes, 0, bytes.length, this.stream.dict);
+      str.pos = pos;
       return false;
     }
     this.buffer = out;
