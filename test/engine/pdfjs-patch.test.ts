@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join, resolve } from "node:path";
@@ -181,6 +181,50 @@ describe("pdfjs patches: copies of other versions", () => {
       removeStaleCopies(dir.path, "pdf.worker-9.9.9-ffffffffffffffff.mjs");
       expect(readdirSync(dir.path)).toContain(basename(out.copy));
     } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
+});
+
+/** Whether this process may make a file immutable (chattr +i: root with CAP_LINUX_IMMUTABLE, on ext4/tmpfs...). */
+function canMakeImmutable(): boolean {
+  const dir = tempDir();
+  try {
+    const file = join(dir.path, "probe");
+    writeFileSync(file, "");
+    if (spawnSync("chattr", ["+i", file]).status !== 0) return false;
+    spawnSync("chattr", ["-i", file]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    dir.cleanup();
+  }
+}
+
+describe("pdfjs patches: a copy that cannot be marked in use", () => {
+  // A read-only file system (a copy written when an image was built) is what this stands
+  // for; an immutable file refuses a new modification time the same way, even to root.
+  it.skipIf(!canMakeImmutable())("is used all the same, and not resolved again for each thread (needs chattr +i)", async () => {
+    const dir = tempDir();
+    let copy: string | undefined;
+    try {
+      const resolve = (): Promise<{ path: string; patched: boolean; same: boolean }> =>
+        inChild(
+          `import { fileURLToPath } from "node:url";
+          import { pdfjsWorkerModule } from ${JSON.stringify(url("src/engine/formats/pdfjs-patch.ts"))};
+          const first = pdfjsWorkerModule();
+          done({ path: fileURLToPath(first.url), patched: first.patched, same: pdfjsWorkerModule() === first });`,
+          { DOCPARSE_PDFJS_CACHE: dir.path },
+        );
+      copy = (await resolve()).path;
+      expect(copy.startsWith(dir.path)).toBe(true);
+      const old = (Date.now() - 2 * STALE_COPY_MS) / 1000;
+      utimesSync(copy, old, old);
+      expect(spawnSync("chattr", ["+i", copy]).status).toBe(0);
+      expect(await resolve()).toEqual({ path: copy, patched: true, same: true });
+    } finally {
+      if (copy) spawnSync("chattr", ["-i", copy]);
       dir.cleanup();
     }
   }, 60_000);

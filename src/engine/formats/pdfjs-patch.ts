@@ -399,14 +399,27 @@ export function pdfjsWorkerModule(): PdfjsPatchStatus {
  * the pages given to it failed). False when the copy has gone.
  */
 function markInUse(path: string): boolean {
+  let mtimeMs: number;
   try {
-    if (Date.now() - statSync(path).mtimeMs > IN_USE_MARK_MS) {
-      const now = new Date();
-      utimesSync(path, now, now);
-    }
-    return true;
+    mtimeMs = statSync(path).mtimeMs;
   } catch {
     return false;
+  }
+  if (Date.now() - mtimeMs > IN_USE_MARK_MS) touch(path);
+  return true;
+}
+
+/**
+ * Sets `path`'s modification time to now, if it can: a copy that cannot be marked (a
+ * read-only file system, a copy made when the image was built) is used all the same, and
+ * no other process can remove it either.
+ */
+function touch(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // Unmarked: see above.
   }
 }
 
@@ -426,8 +439,7 @@ function resolveWorkerModule(): PdfjsPatchStatus {
       try {
         const path = writeCachedCopy(dir, name, patched);
         // In use: its age counts from now (other versions' processes sweep by age).
-        const now = new Date();
-        utimesSync(path, now, now);
+        touch(path);
         removeStaleCopies(dir, name);
         return { url: pathToFileURL(path).href, patched: true };
       } catch (error) {
