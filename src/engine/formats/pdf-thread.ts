@@ -76,8 +76,12 @@ type Request = ThreadRequest extends infer R ? (R extends ThreadRequest ? Omit<R
  * pdfjs' display layer requires `@napi-rs/canvas` as it loads, for the DOMMatrix,
  * ImageData and Path2D that drawing needs: native Skia, 25 MB of memory a thread. A parser
  * thread never draws, so for that import a stand-in sits in the require cache: a
- * DOMMatrix that only constructs (pdf.mjs builds one as it loads) and classes that refuse
- * to be built. Pages are drawn on the calling thread, with the real module.
+ * DOMMatrix that constructs, scales and moves (pdf.mjs builds one as it loads, the parser
+ * one per image-mask Type 3 glyph) and classes that refuse to be built. Pages are drawn on
+ * the calling thread, with the real module.
+ *
+ * Should the patched worker module be gone when the thread imports it (a cache cleaned
+ * right then), the thread runs pdfjs' own, with the same output.
  */
 const BOOT = `
 const { workerData } = require("node:worker_threads");
@@ -94,12 +98,18 @@ function withoutCanvas(pdfjsUrl) {
   const stub = new Module(path);
   stub.filename = path;
   stub.loaded = true;
-  stub.exports = { DOMMatrix: class DOMMatrix { a = 1; b = 0; c = 0; d = 1; e = 0; f = 0; }, ImageData: refuse("ImageData"), Path2D: refuse("Path2D") };
+  // pdfjs' parser scales and moves one for image-mask Type 3 glyphs (compileType3Glyph).
+  class DOMMatrix {
+    a = 1; b = 0; c = 0; d = 1; e = 0; f = 0;
+    scaleSelf(x = 1, y = x) { this.a *= x; this.b *= x; this.c *= y; this.d *= y; return this; }
+    translateSelf(tx = 0, ty = 0) { this.e += this.a * tx + this.c * ty; this.f += this.b * tx + this.d * ty; return this; }
+  }
+  stub.exports = { DOMMatrix, ImageData: refuse("ImageData"), Path2D: refuse("Path2D") };
   require.cache[path] = stub;
   return () => { if (require.cache[path] === stub) delete require.cache[path]; };
 }
 (async () => {
-  const worker = await import(workerData.pdfjsWorker);
+  const worker = await import(workerData.pdfjsWorker).catch(() => import(workerData.shippedWorker));
   const restore = withoutCanvas(workerData.pdfjs);
   const pdfjs = await import(workerData.pdfjs).finally(restore);
   for (const [o, k, d] of keep) if (d) Object.defineProperty(o, k, d);
@@ -110,7 +120,7 @@ function withoutCanvas(pdfjsUrl) {
 })().catch((error) => setImmediate(() => { throw error; }));
 `;
 
-function workerData(): { url: string; pdfjs: string; pdfjsWorker: string; tsx?: string } {
+function workerData(): { url: string; pdfjs: string; pdfjsWorker: string; shippedWorker: string; tsx?: string } {
   const require = createRequire(import.meta.url);
   const resolved = (specifier: string): string => {
     try {
@@ -120,7 +130,7 @@ function workerData(): { url: string; pdfjs: string; pdfjsWorker: string; tsx?: 
     }
   };
   // The worker module: with docparse-rag's speed patches when they apply (pdfjs-patch.ts).
-  const pdfjs = { pdfjs: resolved("pdfjs-dist/legacy/build/pdf.mjs"), pdfjsWorker: pdfjsWorkerModule().url };
+  const pdfjs = { pdfjs: resolved("pdfjs-dist/legacy/build/pdf.mjs"), pdfjsWorker: pdfjsWorkerModule().url, shippedWorker: resolved("pdfjs-dist/legacy/build/pdf.worker.mjs") };
   const fromSource = import.meta.url.endsWith(".ts");
   const url = new URL(`./pdf-thread-worker.${fromSource ? "ts" : "js"}`, import.meta.url).href;
   if (!fromSource) return { url, ...pdfjs };
