@@ -231,6 +231,37 @@ describe("pdfjs patches: a copy that cannot be marked in use", () => {
 });
 
 describe("pdfjs patches: a cached copy deleted while the process runs", () => {
+  it("unusable when a new thread imports it: that thread runs pdfjs as shipped instead of dying", async () => {
+    const dir = tempDir();
+    try {
+      const out = await inChild<{ threads: number; texts: string[] }>(
+        `import fs from "node:fs";
+        import { fileURLToPath } from "node:url";
+        import { pdfjsWorkerModule } from ${JSON.stringify(url("src/engine/formats/pdfjs-patch.ts"))};
+        import { parserThreadStats } from ${JSON.stringify(url("src/engine/formats/pdf-thread.ts"))};
+        import { buildPdf } from ${JSON.stringify(url("test/support/pdf-fixtures.ts"))};
+        import { parsePdf } from ${JSON.stringify(url("test/engine/pdf-helpers.ts"))};
+        const pages = (n: number) => buildPdf(Array.from({ length: n }, (_, i) => ({ texts: [{ text: "Fallback page " + (i + 1), x: 72, y: 100 }] })));
+        const first = await parsePdf(await pages(1), { limits: { pdfThreads: 1 } });
+        const file = fileURLToPath(pdfjsWorkerModule().url);
+        // A folder where the copy was: its checks (it is there) pass, importing it fails,
+        // as when a cleaner removes the copy between the check and a thread's import.
+        fs.rmSync(file);
+        fs.mkdirSync(file);
+        // 20 pages on 2 threads: a second thread starts and imports the missing copy.
+        const second = await parsePdf(await pages(20), { limits: { pdfThreads: 2 } });
+        done({ threads: parserThreadStats().threads, texts: [...first.elements, ...second.elements].map((e) => e.text) });`,
+        { DOCPARSE_PDFJS_CACHE: join(dir.path, "cache") },
+      );
+      // Both threads alive: the second did not die on the missing file (its pages would
+      // have been read again on the first, a replacement thread dying the same way).
+      expect(out.threads).toBe(2);
+      expect(out.texts).toEqual(["Fallback page 1", ...Array.from({ length: 20 }, (_, i) => `Fallback page ${i + 1}`)]);
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
+
   it("is written again for the next parser thread, which then starts", async () => {
     const dir = tempDir();
     try {
