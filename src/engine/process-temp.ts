@@ -5,7 +5,7 @@ import { join } from "node:path";
 /**
  * Temp folders that name the process owning them (`<prefix><host>-<pid>-XXXXXX`), so the
  * ones a process left behind when it ended without an exit event (a signal, a crash, a
- * killed test worker: the LibreOffice profile, the OCR worker's folder) are removed by
+ * killed test worker: the LibreOffice profile, the OCR workers' folders) are removed by
  * the next process that makes one. Only folders of this host whose process is gone are
  * touched: another user's (not ours to check) or another container's sharing the temp
  * directory (another host name) stay.

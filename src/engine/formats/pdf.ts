@@ -17,7 +17,8 @@ export const PDF_DPI = 144;
  * PDF through pdfjs-dist: pages are read and laid out into blocks on parser threads
  * (several at once for long documents), then the document-wide pass decides titles,
  * running headers and footers, captions and continuations. Scanned pages, and every
- * page under parse_mode "scan", are rendered and OCRed in this thread.
+ * page under parse_mode "scan", are rendered in this thread and OCRed on the OCR worker
+ * pool (ocr.ts), a few at a time, in page order.
  */
 export const pdfFormat: FormatHandler = {
   id: "pdf",
