@@ -3,10 +3,10 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/system.js";
 import { DocParseError } from "../../src/errors.js";
-import { ocrImage, ocrLanguages, ocrStats, setOcrConcurrency, setOcrIdleTimeout, terminateOcr } from "../../src/engine/ocr.js";
+import { ocrConcurrency, ocrImage, ocrLanguages, ocrStats, setOcrConcurrency, setOcrIdleTimeout, terminateOcr } from "../../src/engine/ocr.js";
 import type { FormatContext } from "../../src/engine/draft.js";
 import { charAccuracy, renderTextImage } from "../support/office-fixtures.js";
 
@@ -283,77 +283,71 @@ describe("OCR languages", () => {
 
 describe("OCR worker pool", () => {
   const read = async (png: Uint8Array, lang: string): Promise<string> => (await ocrImage(png, { lang })).lines.map((l) => l.text).join(" ");
+  // Each test sets the pool size it needs; the default comes back after it.
+  const defaultSize = ocrConcurrency();
+  afterEach(() => void setOcrConcurrency(defaultSize));
+  /** The pool at `size` workers, emptied: the next call starts a worker. */
+  const freshPool = async (size: number): Promise<void> => {
+    setOcrConcurrency(size);
+    await terminateOcr();
+  };
 
   it("keeps a worker per language: calls alternating two languages start two workers, not one per call", async () => {
-    const previous = setOcrConcurrency(2);
-    try {
-      await terminateOcr();
-      const english = await renderTextImage(["Plain English words"]);
-      const german = await renderTextImage(["Größe der Straße"]);
-      const before = ocrStats().started;
-      const texts: string[] = [];
-      for (let i = 0; i < 3; i++) texts.push(await read(english, "eng"), await read(german, "deu"));
-      expect(texts).toEqual(Array.from({ length: 3 }, () => ["Plain English words", "Größe der Straße"]).flat());
-      expect(ocrStats().started - before).toBe(2);
-      expect(ocrStats()).toMatchObject({ workers: 2, busy: 0, waiting: 0 });
-    } finally {
-      setOcrConcurrency(previous);
-    }
+    await freshPool(2);
+    const english = await renderTextImage(["Plain English words"]);
+    const german = await renderTextImage(["Größe der Straße"]);
+    const before = ocrStats().started;
+    const texts: string[] = [];
+    for (let i = 0; i < 3; i++) texts.push(await read(english, "eng"), await read(german, "deu"));
+    expect(texts).toEqual(Array.from({ length: 3 }, () => ["Plain English words", "Größe der Straße"]).flat());
+    expect(ocrStats().started - before).toBe(2);
+    expect(ocrStats()).toMatchObject({ workers: 2, busy: 0, waiting: 0 });
   }, 60_000);
 
   it("reads images side by side up to the pool size; beyond it, calls wait in order", async () => {
-    const previous = setOcrConcurrency(2);
-    try {
-      const images = await Promise.all(["First image text", "Second image text", "Third image text"].map((t) => renderTextImage([t])));
-      let peakBusy = 0;
-      let peakWaiting = 0;
-      const sampler = setInterval(() => {
-        const { busy, waiting } = ocrStats();
-        peakBusy = Math.max(peakBusy, busy);
-        peakWaiting = Math.max(peakWaiting, waiting);
-      }, 2);
-      const finished: string[] = [];
-      const texts = await Promise.all(
-        images.map(async (png) => {
-          const text = await read(png, "eng");
-          finished.push(text);
-          return text;
-        }),
-      );
-      clearInterval(sampler);
-      expect(texts).toEqual(["First image text", "Second image text", "Third image text"]);
-      expect(peakBusy).toBe(2);
-      expect(peakWaiting).toBeGreaterThanOrEqual(1);
-      // The third call waited for a worker: it cannot have finished first.
-      expect(finished[0]).not.toBe("Third image text");
-      expect(ocrStats()).toMatchObject({ busy: 0, waiting: 0 });
-    } finally {
-      setOcrConcurrency(previous);
-    }
+    setOcrConcurrency(2);
+    const images = await Promise.all(["First image text", "Second image text", "Third image text"].map((t) => renderTextImage([t])));
+    let peakBusy = 0;
+    let peakWaiting = 0;
+    const sampler = setInterval(() => {
+      const { busy, waiting } = ocrStats();
+      peakBusy = Math.max(peakBusy, busy);
+      peakWaiting = Math.max(peakWaiting, waiting);
+    }, 2);
+    const finished: string[] = [];
+    const texts = await Promise.all(
+      images.map(async (png) => {
+        const text = await read(png, "eng");
+        finished.push(text);
+        return text;
+      }),
+    );
+    clearInterval(sampler);
+    expect(texts).toEqual(["First image text", "Second image text", "Third image text"]);
+    expect(peakBusy).toBe(2);
+    expect(peakWaiting).toBeGreaterThanOrEqual(1);
+    // The third call waited for a worker: it cannot have finished first.
+    expect(finished[0]).not.toBe("Third image text");
+    expect(ocrStats()).toMatchObject({ busy: 0, waiting: 0 });
   }, 60_000);
 
   it("with one worker, a call of another language replaces it; a waiting call can be aborted", async () => {
-    const previous = setOcrConcurrency(1);
-    try {
-      await terminateOcr();
-      const english = await renderTextImage(["One worker only"]);
-      const before = ocrStats().started;
-      expect(await read(english, "eng")).toBe("One worker only");
-      expect(await read(english, "eng+deu")).toBe("One worker only");
-      expect(ocrStats()).toMatchObject({ workers: 1 });
-      expect(ocrStats().started - before).toBe(2);
-      // A call queued behind a running one leaves the queue when its signal aborts.
-      const running = read(english, "eng+deu");
-      const controller = new AbortController();
-      const queued = ocrImage(english, { lang: "eng+deu", signal: controller.signal });
-      expect(ocrStats().waiting).toBe(1);
-      controller.abort();
-      await expect(queued).rejects.toMatchObject({ code: "DOCPARSE_ABORTED" });
-      expect(ocrStats().waiting).toBe(0);
-      expect(await running).toBe("One worker only");
-    } finally {
-      setOcrConcurrency(previous);
-    }
+    await freshPool(1);
+    const english = await renderTextImage(["One worker only"]);
+    const before = ocrStats().started;
+    expect(await read(english, "eng")).toBe("One worker only");
+    expect(await read(english, "eng+deu")).toBe("One worker only");
+    expect(ocrStats()).toMatchObject({ workers: 1 });
+    expect(ocrStats().started - before).toBe(2);
+    // A call queued behind a running one leaves the queue when its signal aborts.
+    const running = read(english, "eng+deu");
+    const controller = new AbortController();
+    const queued = ocrImage(english, { lang: "eng+deu", signal: controller.signal });
+    expect(ocrStats().waiting).toBe(1);
+    controller.abort();
+    await expect(queued).rejects.toMatchObject({ code: "DOCPARSE_ABORTED" });
+    expect(ocrStats().waiting).toBe(0);
+    expect(await running).toBe("One worker only");
   }, 60_000);
 
   /** `call`'s outcome, or "pending" when it has not settled within `ms` (a call that would wait forever). */
@@ -361,59 +355,48 @@ describe("OCR worker pool", () => {
     Promise.race([call, new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), ms).unref())]);
 
   it("fails a call whose worker terminateOcr() ends, while it reads or while it starts (it never waits forever)", async () => {
-    const previous = setOcrConcurrency(1);
-    try {
-      await terminateOcr();
-      const big = await renderTextImage(Array.from({ length: 30 }, () => LINES[0]!));
-      // tesseract.js' terminate() kills the thread and never settles the job running on it.
-      const starting = ocrImage(big).catch((e: unknown) => e);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      await terminateOcr();
-      expect(await settled(starting)).toMatchObject({ code: "DOCPARSE_ABORTED" });
-      expect(await ocrImage(await renderTextImage(["Warm again"]))).toMatchObject({ lines: [{ text: "Warm again" }] });
-      const reading = ocrImage(big).catch((e: unknown) => e);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(ocrStats().busy).toBe(1);
-      await terminateOcr();
-      expect(await settled(reading)).toMatchObject({ code: "DOCPARSE_ABORTED" });
-      expect(ocrStats()).toMatchObject({ workers: 0, busy: 0, waiting: 0 });
-      expect((await ocrImage(await renderTextImage(["After the end"]))).lines[0]?.text).toBe("After the end");
-    } finally {
-      setOcrConcurrency(previous);
-    }
+    await freshPool(1);
+    const big = await renderTextImage(Array.from({ length: 30 }, () => LINES[0]!));
+    // tesseract.js' terminate() kills the thread and never settles the job running on it.
+    const starting = ocrImage(big).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await terminateOcr();
+    expect(await settled(starting)).toMatchObject({ code: "DOCPARSE_ABORTED" });
+    expect(await ocrImage(await renderTextImage(["Warm again"]))).toMatchObject({ lines: [{ text: "Warm again" }] });
+    const reading = ocrImage(big).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ocrStats().busy).toBe(1);
+    await terminateOcr();
+    expect(await settled(reading)).toMatchObject({ code: "DOCPARSE_ABORTED" });
+    expect(ocrStats()).toMatchObject({ workers: 0, busy: 0, waiting: 0 });
+    expect((await ocrImage(await renderTextImage(["After the end"]))).lines[0]?.text).toBe("After the end");
   }, 60_000);
 
   it("lowering the pool size ends idle workers over it: no more reads at once than the new size, no wait for an idle timeout", async () => {
-    const previous = setOcrConcurrency(2);
+    await freshPool(2);
+    const png = await renderTextImage(["Smaller pool"]);
+    await Promise.all([ocrImage(png), ocrImage(png)]);
+    expect(ocrStats()).toMatchObject({ workers: 2, busy: 0 });
+    setOcrConcurrency(1);
+    expect(ocrStats().workers).toBe(1);
+    // Another language replaces the idle worker at once (it waited for the 30 s idle
+    // timer of the worker over the limit, with nothing holding the process open).
+    expect(await settled(read(png, "deu"))).toBe("Smaller pool");
+    let peakBusy = 0;
+    const sampler = setInterval(() => (peakBusy = Math.max(peakBusy, ocrStats().busy)), 2);
     try {
-      await terminateOcr();
-      const png = await renderTextImage(["Smaller pool"]);
-      await Promise.all([ocrImage(png), ocrImage(png)]);
-      expect(ocrStats()).toMatchObject({ workers: 2, busy: 0 });
-      setOcrConcurrency(1);
-      expect(ocrStats().workers).toBe(1);
-      // Another language replaces the idle worker at once (it waited for the 30 s idle
-      // timer of the worker over the limit, with nothing holding the process open).
-      expect(await settled(read(png, "deu"))).toBe("Smaller pool");
-      let peakBusy = 0;
-      const sampler = setInterval(() => (peakBusy = Math.max(peakBusy, ocrStats().busy)), 2);
-      try {
-        await Promise.all([read(png, "deu"), read(png, "deu")]);
-      } finally {
-        clearInterval(sampler);
-      }
-      expect(peakBusy).toBe(1);
-      expect(ocrStats()).toMatchObject({ workers: 1, busy: 0, waiting: 0 });
+      await Promise.all([read(png, "deu"), read(png, "deu")]);
     } finally {
-      setOcrConcurrency(previous);
+      clearInterval(sampler);
     }
+    expect(peakBusy).toBe(1);
+    expect(ocrStats()).toMatchObject({ workers: 1, busy: 0, waiting: 0 });
   }, 60_000);
 
   it("a worker that cannot get its temp folder fails its call alone: later calls are served, none waits forever", async () => {
-    const previous = setOcrConcurrency(1);
+    await freshPool(1);
     const tmp = process.env.TMPDIR;
     try {
-      await terminateOcr();
       const png = await renderTextImage(["Temp folder back"]);
       process.env.TMPDIR = "/nonexistent-docparse-tmp/deeper";
       const failed = await settled(ocrImage(png).catch((e: unknown) => e));
@@ -427,49 +410,38 @@ describe("OCR worker pool", () => {
     } finally {
       if (tmp === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = tmp;
-      setOcrConcurrency(previous);
     }
   }, 60_000);
 
   it("starts no worker for a waiting call whose signal has aborted (one signal for a running and a waiting call)", async () => {
-    const previous = setOcrConcurrency(1);
-    try {
-      await terminateOcr();
-      const png = await renderTextImage(["Both aborted"]);
-      expect(await read(png, "eng")).toBe("Both aborted");
-      const before = ocrStats().started;
-      const big = await renderTextImage(Array.from({ length: 30 }, () => LINES[0]!));
-      const controller = new AbortController();
-      const running = ocrImage(big, { signal: controller.signal }).catch((e: unknown) => e);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      // Queued after the first call began reading: that call's listener runs first on abort
-      // and ends its worker, which frees room in the pool while this one is still queued.
-      const waiting = ocrImage(png, { signal: controller.signal }).catch((e: unknown) => e);
-      expect(ocrStats()).toMatchObject({ busy: 1, waiting: 1 });
-      controller.abort();
-      expect(await running).toMatchObject({ code: "DOCPARSE_ABORTED" });
-      expect(await waiting).toMatchObject({ code: "DOCPARSE_ABORTED" });
-      expect(ocrStats()).toMatchObject({ workers: 0, busy: 0, waiting: 0, started: before });
-    } finally {
-      setOcrConcurrency(previous);
-    }
+    await freshPool(1);
+    const png = await renderTextImage(["Both aborted"]);
+    expect(await read(png, "eng")).toBe("Both aborted");
+    const before = ocrStats().started;
+    const big = await renderTextImage(Array.from({ length: 30 }, () => LINES[0]!));
+    const controller = new AbortController();
+    const running = ocrImage(big, { signal: controller.signal }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Queued after the first call began reading: that call's listener runs first on abort
+    // and ends its worker, which frees room in the pool while this one is still queued.
+    const waiting = ocrImage(png, { signal: controller.signal }).catch((e: unknown) => e);
+    expect(ocrStats()).toMatchObject({ busy: 1, waiting: 1 });
+    controller.abort();
+    expect(await running).toMatchObject({ code: "DOCPARSE_ABORTED" });
+    expect(await waiting).toMatchObject({ code: "DOCPARSE_ABORTED" });
+    expect(ocrStats()).toMatchObject({ workers: 0, busy: 0, waiting: 0, started: before });
   }, 60_000);
 
   it("fails a call in languages it cannot load before it takes a worker: the idle worker of another language stays", async () => {
-    const previous = setOcrConcurrency(1);
-    try {
-      await terminateOcr();
-      const png = await renderTextImage(["Worker stays"]);
-      expect(await read(png, "eng")).toBe("Worker stays");
-      const before = ocrStats().started;
-      await expect(ocrImage(png, { lang: "eng+fra" })).rejects.toMatchObject({ code: "DOCPARSE_MISSING_DEPENDENCY" });
-      await expect(ocrImage(png, { lang: "en-US" })).rejects.toMatchObject({ code: 40004 });
-      expect(ocrStats()).toMatchObject({ workers: 1, busy: 0, waiting: 0, started: before });
-      expect(await read(png, "eng")).toBe("Worker stays");
-      expect(ocrStats().started).toBe(before);
-    } finally {
-      setOcrConcurrency(previous);
-    }
+    await freshPool(1);
+    const png = await renderTextImage(["Worker stays"]);
+    expect(await read(png, "eng")).toBe("Worker stays");
+    const before = ocrStats().started;
+    await expect(ocrImage(png, { lang: "eng+fra" })).rejects.toMatchObject({ code: "DOCPARSE_MISSING_DEPENDENCY" });
+    await expect(ocrImage(png, { lang: "en-US" })).rejects.toMatchObject({ code: 40004 });
+    expect(ocrStats()).toMatchObject({ workers: 1, busy: 0, waiting: 0, started: before });
+    expect(await read(png, "eng")).toBe("Worker stays");
+    expect(ocrStats().started).toBe(before);
   }, 60_000);
 
   it("checks the pool size and the idle timeout", () => {
