@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DocParseError } from "../../src/errors.js";
 import { pdfFormat } from "../../src/engine/formats/pdf.js";
 import { parserThreadStats } from "../../src/engine/formats/pdf-thread.js";
-import { buildPdf, chromiumPdf, column, operatorBombPdf, popplerWords, prose, randomProse, rawPdf, sofficePdf } from "../support/pdf-fixtures.js";
+import { buildPdf, chromiumPdf, column, latexPdf, operatorBombPdf, popplerWords, prose, randomProse, rawPdf, sofficePdf } from "../support/pdf-fixtures.js";
 import { missing } from "../support/system.js";
 import { boxContains, ofType, parsePdf } from "./pdf-helpers.js";
 
@@ -311,6 +311,123 @@ describe.skipIf(!existsSync(TEX_PDF) || missing("pdftotext"))("pdf: a real LaTeX
       });
     expect(missed.map((w) => w.text)).toEqual([]);
   });
+});
+
+// A two-column paper as arXiv has thousands of: LaTeX's 1 em column gutter, a display
+// formula in pieces beside body lines, a ruled table whose body rows have no rules,
+// a booktabs-style table, page numbers a sixth of the page up from the bottom.
+const PAPER = String.raw`\documentclass[twocolumn,10pt]{article}
+\usepackage{amsmath}
+\renewcommand\labelitemi{$\bullet$}
+\title{Retrieval Augmented Generation over Parsed Documents}
+\author{A. Author \and B. Writer}
+\date{November 2026}
+\begin{document}
+\maketitle
+\begin{abstract}
+We study how layout-aware parsing changes retrieval quality. Documents are split into elements with coordinates, and chunks keep the pages and boxes of their sources so that every answer can be traced back to the page.
+\end{abstract}
+\section{Introduction}
+Most documents people ingest are PDFs. A parser that keeps the hierarchy of headings lets a chunker respect section boundaries, which matters for long technical manuals where a paragraph is meaningless without its heading. The rest of this paper is organised as follows.
+\begin{itemize}
+\item Section 2 describes the parser and its output format.
+\item Section 3 evaluates retrieval with and without hierarchy.
+\end{itemize}
+\section{Method}
+\subsection{Parsing}
+Each page is read as a stream of glyphs with positions. Glyphs become lines, lines become blocks, and blocks are classified as titles, narrative text, list items, tables and formulas. The score of a block is
+\begin{equation}
+s(b) = \alpha \cdot \frac{f(b)}{\bar f} + \beta \cdot w(b) + \gamma \sum_{i=1}^{n} x_i^2
+\end{equation}
+where $f(b)$ is the font size of the block and $\bar f$ the median size on the page.
+\subsection{Chunking}
+Chunks are built along the title tree. A chunk never crosses a section boundary unless the section is shorter than the minimum chunk size, in which case it is merged with its next sibling. Chunks carry the union of their elements' pages and the boxes of every element, so a citation can be highlighted on the rendered page.
+\section{Results}
+Table~\ref{tab:res} lists recall at 5 for three configurations on our benchmark of 400 questions.
+\begin{table}[h]
+\centering
+\begin{tabular}{|l|r|r|}
+\hline
+Configuration & Recall@5 & MRR \\
+\hline
+Fixed windows & 0.61 & 0.48 \\
+Hierarchy-aware & 0.74 & 0.59 \\
+Hierarchy + tables & 0.79 & 0.63 \\
+\hline
+\end{tabular}
+\caption{Retrieval quality on the benchmark.}
+\label{tab:res}
+\end{table}
+Hierarchy-aware chunking improves recall by thirteen points. Keeping tables whole adds five more, mostly on questions about numbers that a fixed window cuts in half. We repeated every run three times with different seeds; the standard deviation was below one point in every configuration, so the differences are not noise.
+Table~\ref{tab:cost} breaks the cost down by stage.
+\begin{table}[h]
+\centering
+\begin{tabular}{lrrr}
+\hline
+Stage & Seconds & Share & Pages/s \\
+\hline
+Parse & 41.2 & 61\% & 97 \\
+Chunk & 3.1 & 5\% & 1290 \\
+Embed & 22.9 & 34\% & 175 \\
+\hline
+\end{tabular}
+\caption{Time per stage for 4,000 pages.}
+\label{tab:cost}
+\end{table}
+\section{Conclusion}
+Layout matters. Parsing documents into a faithful element tree, with coordinates and hierarchy, is a prerequisite for trustworthy retrieval augmented generation. Future work covers scanned documents, where optical character recognition adds noise to every stage, and forms with checkboxes.
+\end{document}
+`;
+
+describe.skipIf(missing("pdflatex", "pdftotext"))("pdf: a two-column LaTeX paper", () => {
+  it("reads each column whole and in order, the formula as one element, both tables row by row, captions apart from prose", async () => {
+    const bytes = await latexPdf(PAPER);
+    const doc = await parsePdf(bytes);
+    const texts = doc.elements.map((e) => e.text.replace(/\s+/g, " "));
+    const at = (start: string): number => texts.findIndex((t) => t.startsWith(start));
+    // Body lines beside the formula and the 1 em gutter stay apart: whole sentences.
+    expect(texts).toContain(
+      "We study how layout-aware parsing changes retrieval quality. Documents are split into elements with coordinates, and chunks keep the pages and boxes of their sources so that every answer can be traced back to the page.",
+    );
+    expect(texts.some((t) => t.startsWith("Chunks are built along the title tree. A chunk never crosses a section boundary"))).toBe(true);
+    expect(ofType(doc, "ListItem").map((e) => e.text)).toEqual(["• Section 2 describes the parser and its output format.", "• Section 3 evaluates retrieval with and without hierarchy."]);
+    // Reading order: the left column, then the right one.
+    const titles = ["1 Introduction", "2 Method", "2.1 Parsing", "2.2 Chunking", "3 Results", "4 Conclusion"];
+    expect(ofType(doc, "Title").map((e) => e.text).filter((t) => titles.includes(t))).toEqual(titles);
+    expect(at("Most documents people ingest")).toBeLessThan(at("Chunks are built along"));
+    // One display formula, not its pieces.
+    const formulas = ofType(doc, "Formula");
+    expect(formulas).toHaveLength(1);
+    expect(formulas[0]!.text).toContain("i=1");
+    expect(formulas[0]!.text).toContain("(1)");
+    // The ruled table's body rows and the booktabs table, cell by cell.
+    const [ruled, booktabs] = ofType(doc, "Table").map((e) => e.table!);
+    expect(ruled!.cells.filter((c) => c.col === 1).map((c) => c.text)).toEqual(["Configuration", "Fixed windows", "Hierarchy-aware", "Hierarchy + tables"]);
+    expect(ruled!.cells.filter((c) => c.row === 4).map((c) => c.text)).toEqual(["Hierarchy + tables", "0.79", "0.63"]);
+    expect([booktabs!.rows, booktabs!.cols]).toEqual([4, 4]);
+    expect(booktabs!.cells.filter((c) => c.row === 3).map((c) => c.text)).toEqual(["Chunk", "3.1", "5%", "1290"]);
+    // A sentence that starts with "Table 1" is prose; the captions are captions, linked.
+    expect(doc.elements[at("Table 1 lists recall")]!.type).toBe("NarrativeText");
+    const captions = ofType(doc, "TableCaption");
+    expect(captions.map((e) => e.text)).toEqual(["Table 1: Retrieval quality on the benchmark.", "Table 2: Time per stage for 4,000 pages."]);
+    expect(captions.every((c) => c.refIndex !== undefined && doc.elements[c.refIndex]!.type === "Table")).toBe(true);
+    expect(ofType(doc, "PageNumber").map((e) => [e.page, e.text])).toEqual([
+      [1, "1"],
+      [2, "2"],
+    ]);
+    // Every word poppler finds lies in an element holding it (words hyphenated at a line
+    // end are joined by the engine, accents drawn over a letter have no text of their own).
+    const oracle = await popplerWords(bytes);
+    const missed = oracle.words.filter((w) => {
+      if (w.text.endsWith("-") || /^[\u00af]+$/.test(w.text)) return false;
+      const size = oracle.pages[w.page - 1]!;
+      // Poppler boxes TeX's glyphs by the font's bbox: compare extent and vertical centre.
+      const cy = (w.y0 + w.y1) / 2 / size.height;
+      const box = { x0: w.x0 / size.width, y0: cy, x1: w.x1 / size.width, y1: cy };
+      return !doc.elements.some((e) => e.page === w.page && e.box && boxContains(e.box, box, 0.01) && e.text.replace(/\s/g, "").includes(w.text));
+    });
+    expect(missed.map((w) => w.text)).toEqual([]);
+  }, 120_000);
 });
 
 describe.skipIf(missing("chromium", "pdftotext"))("pdf: a page printed by Chromium", () => {

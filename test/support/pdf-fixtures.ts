@@ -306,6 +306,28 @@ export async function sofficePdf(html: string, options: { password?: string; nam
   }
 }
 
+/**
+ * Typesets a LaTeX source the test wrote with pdflatex (Debian's texlive-latex-base: the
+ * Computer Modern Type 1 fonts every arXiv paper of the last decades embeds).
+ */
+export async function latexPdf(source: string): Promise<Uint8Array> {
+  const { execFileSync } = await import("node:child_process");
+  const { mkdtempSync, writeFileSync, readFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), "latex-"));
+  try {
+    writeFileSync(join(dir, "doc.tex"), source);
+    // Twice: the second pass resolves references (`Table~\ref{...}`).
+    for (let pass = 0; pass < 2; pass++) {
+      execFileSync("pdflatex", ["-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"], { cwd: dir, stdio: "ignore", timeout: 60_000 });
+    }
+    return new Uint8Array(readFileSync(join(dir, "doc.pdf")));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Prints an HTML page to PDF with headless Chromium (Skia's PDF backend: CID and Type 3 fonts). */
 export async function chromiumPdf(html: string): Promise<Uint8Array> {
   const { execFileSync } = await import("node:child_process");

@@ -1,11 +1,20 @@
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { distinct } from "./segments.js";
-import type { Block, BlockChar, InlineSpan, Line } from "./types.js";
+import { finishBlock } from "./blocks.js";
+import type { Block, BlockChar, BlockKind, InlineSpan, Line } from "./types.js";
 
-/** `Figure 3`, `Fig. 2:`, `图 1`: a figure caption. */
-export const FIGURE_CAPTION = /^(?:(?:[Ff]igure|FIGURE|[Ff]ig\.|FIG\.|Chart|Exhibit|Plate)\s*(?:\d+|[IVX]+\b|[A-Z]\b)|(?:图|圖)\s*[\d一二三四五六七八九十])/;
-/** `Table 2`, `表 3`: a table caption. */
-export const TABLE_CAPTION = /^(?:(?:[Tt]able|TABLE|[Tt]ab\.)\s*(?:\d+|[IVX]+\b|[A-Z]\b)|表\s*[\d一二三四五六七八九十])/;
+/**
+ * What follows a Latin caption label: nothing, punctuation (`Figure 3:`, `Table 2.`,
+ * `Fig. 1 —`), or a word that is not lower case (`Fig. 1 Sales by region`). A sentence
+ * that only starts with a reference (`Table 1 lists…`, `Figure 2 shows…`) is prose.
+ */
+const LABEL_END = String.raw`(?=$|\s*[:.\-\u2013\u2014|(\[]|\s+[^\sa-z])`;
+/** `Figure 3:`, `Fig. 2 Sales`, `图 1`: a figure caption. */
+export const FIGURE_CAPTION = new RegExp(
+  String.raw`^(?:(?:[Ff]igure|FIGURE|[Ff]ig\.|FIG\.|Chart|Exhibit|Plate)\s*(?:\d+[a-z]?|[IVX]+\b|[A-Z]\b)${LABEL_END}|(?:图|圖)\s*[\d一二三四五六七八九十])`,
+);
+/** `Table 2:`, `TABLE I`, `表 3`: a table caption. */
+export const TABLE_CAPTION = new RegExp(String.raw`^(?:(?:[Tt]able|TABLE|[Tt]ab\.)\s*(?:\d+|[IVX]+\b|[A-Z]\b)${LABEL_END}|表\s*[\d一二三四五六七八九十])`);
 
 /** Dot leaders, as in a table of contents: `Introduction . . . . 7`. */
 export const DOT_LEADER = /(?:\.\s?){5,}\s*\S*$/;
@@ -37,7 +46,57 @@ export function classifyBlocks(blocks: Block[]): void {
     else if (FIGURE_CAPTION.test(text)) b.kind = "figure-caption";
     else if (TABLE_CAPTION.test(text)) b.kind = "table-caption";
   }
+  joinFormulaPieces(blocks);
   assignListLevels(blocks);
+}
+
+/** Spacing accents that math setters draw as glyphs of their own over a letter (`f̄`, `x̂`, `v⃗`). */
+const ACCENTS = /^[\u00af\u02c6\u02dc\u00a8\u00b4`\u02c7\u02d8\u02d9\u02da^~\u2192\u20d7]+$/;
+
+/**
+ * A display formula set in pieces (limits over and under a sum, the numerator and the
+ * denominator of a fraction, indices on rows of their own) leaves line building as
+ * several blocks: side by side within 0.8 font sizes (less than a column gutter) or
+ * stacked within 0.6, they become one formula. An accent drawn as a glyph of its own
+ * first joins the block right under it, its letter's: a formula takes it into its text,
+ * prose only into its box (the accent has no place in the words).
+ */
+function joinFormulaPieces(blocks: Block[]): void {
+  const isAccent = (b: Block): boolean => b.text.length <= 8 && (b.kind === "text" || b.kind === "formula") && ACCENTS.test(b.text.replace(/\s+/g, ""));
+  const textual = new Set<BlockKind>(["text", "list", "title", "formula", "code", "figure-caption", "table-caption"]);
+  const absorb = (into: Block, b: Block, lines: boolean): void => {
+    if (lines) {
+      into.lines = [...into.lines, ...b.lines].sort((p, q) => p.y0 - q.y0 || p.x0 - q.x0);
+      finishBlock(into);
+    }
+    Object.assign(into, { x0: Math.min(into.x0, b.x0), y0: Math.min(into.y0, b.y0), x1: Math.max(into.x1, b.x1), y1: Math.max(into.y1, b.y1) });
+    blocks.splice(blocks.indexOf(b), 1);
+  };
+  for (const a of blocks.filter(isAccent)) {
+    const mid = (a.x0 + a.x1) / 2;
+    let under: Block | undefined;
+    for (const b of blocks) {
+      if (b === a || !textual.has(b.kind) || isAccent(b) || mid < b.x0 || mid > b.x1 || b.y0 < a.y0) continue;
+      if (b.y0 - a.y1 <= 0.6 * Math.max(a.fontSize, b.fontSize) && (!under || b.y0 < under.y0)) under = b;
+    }
+    if (under) absorb(under, a, under.kind === "formula");
+  }
+  for (let merged = true; merged; ) {
+    merged = false;
+    const formulas = blocks.filter((b) => b.kind === "formula");
+    for (let i = 0; i < formulas.length && !merged; i++) {
+      const a = formulas[i]!;
+      for (let j = i + 1; j < formulas.length && !merged; j++) {
+        const b = formulas[j]!;
+        const em = Math.max(a.fontSize, b.fontSize);
+        const dx = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
+        const dy = Math.max(a.y0, b.y0) - Math.min(a.y1, b.y1);
+        if (dx > 0.8 * em || dy > 0.6 * em) continue;
+        absorb(a, b, true);
+        merged = true;
+      }
+    }
+  }
 }
 
 /**

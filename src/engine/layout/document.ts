@@ -83,6 +83,29 @@ export function finishDocument(pages: readonly PageLayout[], outline: readonly O
 
 const flowKinds = new Set<BlockKind>(["text", "list", "title", "table", "code", "formula", "image", "figure-caption", "table-caption"]);
 
+/**
+ * Page numbers set further in than the margin zone (LaTeX's article class leaves a sixth
+ * of the page under the text): the last block of a page, or its first, in the outer
+ * quarter, a lone number that counts up with the pages, on two pages or more.
+ */
+function markDeepPageNumbers(pages: readonly PageLayout[]): void {
+  const found = new Map<string, Block[]>();
+  for (const p of pages) {
+    const text = p.blocks.filter((b) => b.kind === "text" || b.kind === "page-number");
+    if (text.length < 2) continue;
+    const last = text.reduce((a, b) => (b.y1 > a.y1 ? b : a));
+    const first = text.reduce((a, b) => (b.y0 < a.y0 ? b : a));
+    for (const [zone, b] of [["bottom", last], ["top", first]] as const) {
+      const m = /^[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
+      const outer = zone === "bottom" ? b.y0 >= 0.75 * p.height : b.y1 <= 0.25 * p.height;
+      if (!m || !outer) continue;
+      const key = `${zone}|${Number(m[1]) - p.number}`;
+      found.set(key, [...(found.get(key) ?? []), b]);
+    }
+  }
+  for (const blocks of found.values()) if (blocks.length >= 2) for (const b of blocks) b.kind = "page-number";
+}
+
 /** Repeated text in the top/bottom margins → header / footer; lone numbers there → page number. */
 function markRunning(pages: readonly PageLayout[], share: number): void {
   const counts = new Map<string, Set<number>>();
@@ -111,6 +134,7 @@ function markRunning(pages: readonly PageLayout[], share: number): void {
       else if ((counts.get(`${z}|${normalise(text)}`)?.size ?? 0) >= minPages) b.kind = z === "top" ? "header" : "footer";
     }
   }
+  markDeepPageNumbers(pages);
   // Running text whose wording changes (chapter titles in headers) still sits where the
   // confirmed running text sits, in the same size: same slot on 3+ pages → same kind.
   const slot = (b: Block): string => `${Math.round(b.y0)}|${Math.round(b.fontSize * 2)}`;

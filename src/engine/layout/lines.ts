@@ -38,40 +38,7 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
   flat.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
 
   // 1. Rows: runs sharing a baseline band, left to right, duplicates dropped.
-  const rows: Row[] = [];
-  let row: TextRun[] = [];
-  let rowY0 = 0;
-  let rowY1 = 0;
-  const close = (): void => {
-    if (row.length === 0) return;
-    row.sort((a, b) => a.x0 - b.x0);
-    const kept: TextRun[] = [];
-    for (const r of row) {
-      const prev = kept[kept.length - 1];
-      // Same text drawn twice at (almost) the same spot: fake bold, or a shadow.
-      if (prev && r.text === prev.text && Math.abs(r.x0 - prev.x0) < 0.2 * r.fontSize && Math.abs(r.y0 - prev.y0) < 0.2 * r.fontSize) continue;
-      kept.push(r);
-    }
-    rows.push({ runs: kept, y0: rowY0, y1: rowY1, gaps: [] });
-    row = [];
-  };
-  for (const r of flat) {
-    if (row.length) {
-      const h = Math.min(r.y1 - r.y0, rowY1 - rowY0);
-      const ov = Math.min(r.y1, rowY1) - Math.max(r.y0, rowY0);
-      if (ov >= 0.5 * h) {
-        row.push(r);
-        if (r.y0 < rowY0) rowY0 = r.y0;
-        if (r.y1 > rowY1) rowY1 = r.y1;
-        continue;
-      }
-      close();
-    }
-    row.push(r);
-    rowY0 = r.y0;
-    rowY1 = r.y1;
-  }
-  close();
+  const rows = groupRows(flat, gutterEm);
 
   // 2. Gaps between runs on each row.
   for (const rw of rows) {
@@ -84,20 +51,26 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
         const gap = r.x0 - right;
         // Code aligns with runs of spaces: monospace text is cut only at a wide gap.
         const minEm = r.mono && prev.mono ? Math.max(splitGapEm, 6) : splitGapEm;
-        rw.gaps.push({ at: i, from: right, to: r.x0, em: gap / em, candidate: gap > minEm * em });
+        rw.gaps.push({ at: i, from: right, to: r.x0, size: em, em: gap / em, candidate: gap > minEm * em, code: r.mono && prev.mono });
       }
       if (r.x1 > right) right = r.x1;
     }
   }
 
-  // 3. Cut at gutters: very wide gaps always; a wide gap clearly wider than the word
-  //    spaces beside it when it lines up with a column or cell edge on a nearby row; a gap
-  //    no wider than its neighbours (justified prose) only when it lines up on three.
+  // 3. Cut at gutters: column gutters running down the page (however narrow); very wide
+  //    gaps always; a wide gap clearly wider than the word spaces beside it when it lines
+  //    up with a column or cell edge on a nearby row; a gap no wider than its neighbours
+  //    (justified prose) only when it lines up on three.
+  const gutters = columnGutters(rows, 0.6 * splitGapEm);
   for (let k = 0; k < rows.length; k++) {
     const rw = rows[k]!;
     const cuts: number[] = [];
     const weak: Gap[] = [];
     rw.gaps.forEach((g, i) => {
+      if (gutters.has(g)) {
+        cuts.push(g.at);
+        return;
+      }
       if (!g.candidate) return;
       if (g.em >= gutterEm) {
         cuts.push(g.at);
@@ -140,15 +113,169 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
   return lines;
 }
 
+/**
+ * Groups runs, sorted by vertical centre, into rows that share a baseline band. A run
+ * joins a row when it overlaps, by half the smaller height, every run of the row within
+ * `reachEm` font sizes of it horizontally; when none is that close (the same baseline in
+ * another column, a distant table cell), the row's whole band. Judging a run by its
+ * neighbours keeps a tall run from chaining lines together: a heading or a display
+ * formula in one column beside two body lines of the other, or a drop cap beside its
+ * paragraph, would otherwise merge those lines into one row and interleave their words.
+ */
+function groupRows(sorted: readonly TextRun[], reachEm: number): Row[] {
+  const bands: Band[] = [];
+  const open: Band[] = [];
+  for (const r of sorted) {
+    let best: Band | undefined;
+    let bestShare = 0.5;
+    let kept = 0;
+    for (const band of open) {
+      if (band.y1 <= r.y0) continue; // passed for good: runs come top to bottom
+      open[kept++] = band;
+      const share = fit(band, r, reachEm);
+      if (share > bestShare || (share === bestShare && !best)) [best, bestShare] = [band, share];
+    }
+    open.length = kept;
+    if (best) {
+      best.runs.push(r);
+      if (r.y0 < best.y0) best.y0 = r.y0;
+      if (r.y1 > best.y1) best.y1 = r.y1;
+      if (r.y1 - r.y0 < best.minH) best.minH = r.y1 - r.y0;
+    } else {
+      const band = { runs: [r], y0: r.y0, y1: r.y1, minH: r.y1 - r.y0 };
+      bands.push(band);
+      open.push(band);
+    }
+  }
+  return bands.map((band) => {
+    band.runs.sort((a, b) => a.x0 - b.x0);
+    const kept: TextRun[] = [];
+    for (const r of band.runs) {
+      const prev = kept[kept.length - 1];
+      // Same text drawn twice at (almost) the same spot: fake bold, or a shadow.
+      if (prev && r.text === prev.text && Math.abs(r.x0 - prev.x0) < 0.2 * r.fontSize && Math.abs(r.y0 - prev.y0) < 0.2 * r.fontSize) continue;
+      kept.push(r);
+    }
+    return { runs: kept, y0: band.y0, y1: band.y1, gaps: [] };
+  });
+}
+
+interface Band {
+  runs: TextRun[];
+  y0: number;
+  y1: number;
+  /** Height of the band's shortest run. */
+  minH: number;
+}
+
+/** How well `r` sits in `band`: its vertical overlap share with the worst-fitting near run, else with the band. */
+function fit(band: Band, r: TextRun, reachEm: number): number {
+  // Fast path, the common case of a plain line: every run of the band loses at most
+  // `out` of its height outside r, so none overlaps it by less than 1 - out / minH.
+  const out = Math.max(0, r.y0 - band.y0) + Math.max(0, band.y1 - r.y1);
+  if (band.minH > 0 && out <= 0.5 * band.minH) return 1 - out / band.minH;
+  let worst = Infinity;
+  for (const s of band.runs) {
+    const reach = reachEm * Math.max(r.fontSize, s.fontSize);
+    if (s.x0 - r.x1 > reach || r.x0 - s.x1 > reach) continue;
+    const share = overlapShare(r, s);
+    if (share < 0.5) return share;
+    if (share < worst) worst = share;
+  }
+  return worst === Infinity ? overlapShare(r, band) : worst;
+}
+
+/** Vertical overlap of two extents as a share of the smaller height (a flat extent counts whole when touched). */
+function overlapShare(a: { y0: number; y1: number }, b: { y0: number; y1: number }): number {
+  const ov = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  const h = Math.min(a.y1 - a.y0, b.y1 - b.y0);
+  return h > 0 ? ov / h : ov >= 0 ? 1 : -1;
+}
+
 interface Gap {
   /** Index of the run after the gap. */
   at: number;
   from: number;
   to: number;
+  /** Font size the gap is measured in (the larger of its two runs). */
+  size: number;
   /** Width in font sizes. */
   em: number;
   /** Wide enough to be a cut (splitGapEm, more for code). */
   candidate: boolean;
+  /** Between two monospace runs: code aligned with spaces, never a column gutter. */
+  code: boolean;
+}
+
+/** Rows of text on either side that make a gap a column gutter candidate (font sizes). */
+const GUTTER_SIDE_EM = 6;
+/** Rows whose gaps must line up for a gutter. */
+const GUTTER_ROWS = 4;
+/** How far (in rows) to look for them. */
+const GUTTER_REACH = 40;
+
+/**
+ * The gaps that are column gutters: a strip at least `minEm` font sizes wide, empty down
+ * {@link GUTTER_ROWS} or more rows that have text on both sides of it, at least two of
+ * them with a stretch of {@link GUTTER_SIDE_EM} font sizes of text on each side. LaTeX sets
+ * two columns one em apart and CSS columns default to one em, narrower than a line cut
+ * needs elsewhere; the word spaces of prose never line up like that, and a list's
+ * markers have no such stretch on their left.
+ */
+function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
+  const out = new Set<Gap>();
+  const seeds = new Set<Gap>();
+  for (const rw of rows) {
+    for (let i = 0; i < rw.gaps.length; i++) {
+      const g = rw.gaps[i]!;
+      if (!g.code && g.em >= minEm && sideWidths(rw, i) >= GUTTER_SIDE_EM * g.size) seeds.add(g);
+    }
+  }
+  if (seeds.size < 2) return out;
+  for (let k = 0; k < rows.length; k++) {
+    for (const g of rows[k]!.gaps) {
+      if (g.code || g.em < minEm || out.has(g)) continue;
+      const minWidth = minEm * g.size;
+      // One strip for both directions: every gap of the gutter holds all of it.
+      const lined: Gap[] = [g];
+      let lo = g.from;
+      let hi = g.to;
+      for (const dir of [1, -1]) {
+        for (let j = k + dir, seen = 0; j >= 0 && j < rows.length && seen < GUTTER_REACH; j += dir, seen++) {
+          const other = rows[j]!;
+          let best: Gap | undefined;
+          let bestWidth = minWidth;
+          for (const h of other.gaps) {
+            const width = Math.min(hi, h.to) - Math.max(lo, h.from);
+            if (!h.code && width >= bestWidth) [best, bestWidth] = [h, width];
+          }
+          if (!best) {
+            if (!other.runs.some((r) => r.x1 > lo && r.x0 < hi)) continue; // nothing there: no say
+            break; // text across the strip: the gutter ends here
+          }
+          lo = Math.max(lo, best.from);
+          hi = Math.min(hi, best.to);
+          lined.push(best);
+        }
+      }
+      if (lined.length < GUTTER_ROWS || lined.filter((h) => seeds.has(h)).length < 2) continue;
+      for (const h of lined) out.add(h);
+    }
+  }
+  return out;
+}
+
+/** The narrower of the two stretches of text around gap `i`, each up to a gap nearly as wide as it. */
+function sideWidths(rw: Row, i: number): number {
+  const g = rw.gaps[i]!;
+  const wide = (h: Gap): boolean => h.to - h.from >= 0.8 * (g.to - g.from);
+  let j = i - 1;
+  while (j >= 0 && !wide(rw.gaps[j]!)) j--;
+  const leftEdge = rw.runs[j >= 0 ? rw.gaps[j]!.at : 0]!.x0;
+  let m = i + 1;
+  while (m < rw.gaps.length && !wide(rw.gaps[m]!)) m++;
+  const rightEdge = m < rw.gaps.length ? rw.gaps[m]!.from : segRight(rw.runs);
+  return Math.min(g.from - leftEdge, rightEdge - g.to);
 }
 
 interface Row {
@@ -175,8 +302,8 @@ function alignedNearby(rows: readonly Row[], k: number, g: Gap): number {
     for (let i = 0; i < runs.length; i++) {
       const r = runs[i]!;
       const em = r.fontSize;
-      const startsHere = Math.abs(r.x0 - g.to) <= 1.5 && (i === 0 || r.x0 - runs[i - 1]!.x1 > 0.5 * em);
-      const endsHere = Math.abs(r.x1 - g.from) <= 1.5 && (i === runs.length - 1 || runs[i + 1]!.x0 - r.x1 > 0.5 * em);
+      const startsHere = Math.abs(r.x0 - g.to) <= 1.5 && (i === 0 || r.x0 - runs[i - 1]!.x1 > em);
+      const endsHere = Math.abs(r.x1 - g.from) <= 1.5 && (i === runs.length - 1 || runs[i + 1]!.x0 - r.x1 > em);
       if (startsHere || endsHere) {
         hits++;
         break;

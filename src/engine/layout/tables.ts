@@ -52,28 +52,32 @@ export function findTables(segmentsIn: readonly Segment[], runs: readonly TextRu
     const table = gridTable(ch, cv, runs, used);
     if (table) tables.push(table);
   }
-  // Booktabs: horizontal rules of the same extent, no verticals.
+  // Booktabs: horizontal rules of the same extent, no verticals, one under the other
+  // (whatever other rules lie between them: a fraction bar in the next column).
   lonely.sort((a, b) => a.at - b.at);
-  for (let i = 0; i < lonely.length; ) {
-    const a = lonely[i]!;
-    let j = i;
-    while (j + 1 < lonely.length && Math.abs(lonely[j + 1]!.from - a.from) < 3 && Math.abs(lonely[j + 1]!.to - a.to) < 3) j++;
-    if (j - i + 1 >= 3) {
-      const region: Rect = { x0: a.from, x1: a.to, y0: a.at, y1: lonely[j]!.at };
-      if (region.y1 - region.y0 < 0.6 * (page.y1 - page.y0)) {
-        const rules = lonely.slice(i, j + 1).map((s) => s.at);
-        const table = alignedTable(region, rules, runs, used);
-        if (table) tables.push(table);
-      }
-    }
-    i = j + 1;
+  const taken = new Set<Segment>();
+  for (const a of lonely) {
+    if (taken.has(a)) continue;
+    const group = lonely.filter((s) => !taken.has(s) && s.at >= a.at && Math.abs(s.from - a.from) < 3 && Math.abs(s.to - a.to) < 3);
+    for (const s of group) taken.add(s);
+    if (group.length < 3) continue;
+    const region: Rect = { x0: a.from, x1: a.to, y0: a.at, y1: group[group.length - 1]!.at };
+    if (region.y1 - region.y0 >= 0.6 * (page.y1 - page.y0)) continue;
+    const table = alignedTable(
+      region,
+      group.map((s) => s.at),
+      runs,
+      used,
+    );
+    if (table) tables.push(table);
   }
   return { tables, used };
 }
 
-function gridTable(hs: Segment[], vs: Segment[], runs: readonly TextRun[], used: Set<TextRun>): GridTable | undefined {
-  const ys = distinct(hs.map((s) => s.at));
+function gridTable(ruled: Segment[], vs: Segment[], runs: readonly TextRun[], used: Set<TextRun>): GridTable | undefined {
   const xs = distinct(vs.map((s) => s.at));
+  const hs = [...ruled, ...unruledRowEdges(distinct(ruled.map((s) => s.at)), xs, vs, runs)];
+  const ys = distinct(hs.map((s) => s.at));
   const nRows = ys.length - 1;
   const nCols = xs.length - 1;
   if (nRows < 1 || nCols < 1 || nRows * nCols < 2) return undefined;
@@ -159,6 +163,71 @@ function gridTable(hs: Segment[], vs: Segment[], runs: readonly TextRun[], used:
   return readingColumns({ ...box, rows: nRows, cols: nCols, cells: cells.map(finishCell) });
 }
 
+/** A cell that is a number, amount or percentage. */
+const NUMBER = /^[-+\u2212\u2013(]?[$\u20ac\u00a3\u00a5]?\d[\d.,\s]*%?\)?$/;
+
+/**
+ * Row edges nobody drew. Many tables (LaTeX's `\\hline` under the header only, reports
+ * ruled by column) leave the rows of their body without rules: a grid row then holds
+ * several lines of text in every column. Where those lines line up across the columns —
+ * every line height has text in two columns or more, and no column has two lines at
+ * one height — each line is a row of its own, and an edge goes between them. A cell
+ * wrapped onto a second line has nothing beside its second line, or reads on in lower
+ * case with no number beside it, so it stays one cell.
+ */
+function unruledRowEdges(ys: readonly number[], xs: readonly number[], vs: readonly Segment[], runs: readonly TextRun[]): Segment[] {
+  const edges: Segment[] = [];
+  const left = xs[0]!;
+  const right = xs[xs.length - 1]!;
+  for (let r = 0; r + 1 < ys.length; r++) {
+    const top = ys[r]!;
+    const bottom = ys[r + 1]!;
+    const inRow = runs.filter((run) => {
+      const cx = (run.x0 + run.x1) / 2;
+      const cy = (run.y0 + run.y1) / 2;
+      return cx > left && cx < right && cy > top && cy < bottom;
+    });
+    if (inRow.length < 4) continue;
+    // Columns of this row: between the vertical rules drawn across it.
+    const cuts = xs.filter((x, i) => i > 0 && i < xs.length - 1 && vs.some((v) => Math.abs(v.at - x) <= 2 && v.from <= top + 1 && v.to >= bottom - 1));
+    const columns = new Map<number, TextRun[]>();
+    for (const run of inRow) {
+      const col = cuts.filter((x) => x <= (run.x0 + run.x1) / 2).length;
+      columns.set(col, [...(columns.get(col) ?? []), run]);
+    }
+    if (columns.size < 2) continue;
+    const lines = [...columns].flatMap(([col, list]) => buildLines(list, { splitGapEm: 1e9 }).map((l) => ({ col, l })));
+    const em = Math.max(...lines.map(({ l }) => l.fontSize));
+    const heights = distinct(
+      lines.map(({ l }) => (l.y0 + l.y1) / 2),
+      0.5 * em,
+    );
+    if (heights.length < 2) continue;
+    const band = (l: Rect): number => heights.findIndex((h) => Math.abs(h - (l.y0 + l.y1) / 2) <= 0.5 * em);
+    const perBand = heights.map(() => new Set<number>());
+    let clash = false;
+    for (const { col, l } of lines) {
+      const b = band(l);
+      if (b < 0 || perBand[b]!.has(col)) clash = true;
+      else perBand[b]!.add(col);
+    }
+    if (clash || perBand.some((cols) => cols.size < 2)) continue;
+    for (let b = 0; b + 1 < heights.length; b++) {
+      const upper = lines.filter(({ l }) => band(l) === b);
+      const lower = lines.filter(({ l }) => band(l) === b + 1);
+      const pairs = upper.flatMap((u) => lower.filter((d) => d.col === u.col).map((d) => [u.l.text, d.l.text] as const));
+      // Prose running on (`is` / `wrapped`) is one cell, unless numbers beside it, which
+      // never wrap, show the rows.
+      const wraps = pairs.some(([u, d]) => !/[.!?:;。]$/.test(u) && /^[a-z]/.test(d));
+      if (wraps && !pairs.some(([u, d]) => NUMBER.test(u) && NUMBER.test(d))) continue;
+      const above = Math.max(...upper.map(({ l }) => l.y1));
+      const below = Math.min(...lower.map(({ l }) => l.y0));
+      edges.push({ horizontal: true, at: (above + below) / 2, from: left, to: right });
+    }
+  }
+  return edges;
+}
+
 /** Joins a cell's runs into text (lines top to bottom, CJK without spaces). */
 function finishCell(cell: GridCell & { runs: TextRun[] }): GridCell {
   const { runs, ...rest } = cell;
@@ -181,7 +250,8 @@ export function alignedTable(region: Rect, rules: number[], runs: readonly TextR
     return cx >= region.x0 - 2 && cx <= region.x1 + 2 && cy > region.y0 && cy < region.y1;
   });
   if (inside.length < 2) return undefined;
-  const segs = buildLines(inside, { splitGapEm: 0.8 });
+  // Inside a table every clear gap is a cell edge: no need to tell gutters from word spaces.
+  const segs = buildLines(inside, { splitGapEm: 0.8, gutterEm: 0.8 });
   // Column gutters: x-ranges no line segment covers.
   const sorted = [...segs].sort((a, b) => a.x0 - b.x0);
   const xs: number[] = [region.x0];

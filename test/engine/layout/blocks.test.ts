@@ -118,3 +118,31 @@ describe("buildBlocks: right-to-left paragraphs (edge rules mirrored)", () => {
     expect(blocks.map((b) => b.text)).toEqual(["כותרת בעברית", "a long first paragraph line ends here.", "Indented start of the next one"]);
   });
 });
+
+describe("classifyBlocks: display formulas set in pieces", () => {
+  it("joins a sum's limits, a fraction and the row between them into one formula, and an accent into the prose under it", () => {
+    const math = { math: true };
+    const blocks = blocksOf([
+      run("The score of a block is", 10, 80),
+      // s(b) = f(b)/f̄ + Σ_{i=1}^{n} x_i: numerator and upper limit above, denominator and lower limit below.
+      run("s(b) =", 20, 103, math),
+      run("f(b)", 54, 96, { ...math, fontSize: 7 }),
+      run("\u00af", 56, 110, { ...math, fontSize: 7 }),
+      run("f", 56, 113, { ...math, fontSize: 7 }),
+      run("+", 72, 103, math),
+      run("n", 86, 95, { ...math, fontSize: 7 }),
+      run("\u2211", 84, 101, { ...math, fontSize: 14, x1: 91 }),
+      run("i=1", 83, 115, { ...math, fontSize: 7 }),
+      run("x", 95, 103, math),
+      run("\u00af", 72, 126, { fontSize: 7 }),
+      run("where f is the median size on the page.", 10, 134),
+    ]);
+    expect(blocks.map((b) => b.kind)).toEqual(["text", "formula", "text"]);
+    const formula = blocks[1]!;
+    expect(formula.text).toContain("\u2211");
+    expect(formula.text).toContain("i=1");
+    expect([formula.y0, formula.y1]).toEqual([95, 122]);
+    expect(blocks[2]!.text).toBe("where f is the median size on the page.");
+    expect(blocks[2]!.y0).toBe(126);
+  });
+});

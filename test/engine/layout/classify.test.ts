@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assignListLevels } from "../../../src/engine/layout/classify.js";
+import { FIGURE_CAPTION, TABLE_CAPTION, assignListLevels } from "../../../src/engine/layout/classify.js";
 import type { Block } from "../../../src/engine/layout/types.js";
 
 /** A list-item block spanning x0..x1 on one line. */
@@ -57,5 +57,21 @@ describe("assignListLevels", () => {
     const atEnd = [item("פריט ראשון •", 300, 540, 100), item("• English nested", 96, 300, 114)];
     assignListLevels(atEnd);
     expect(atEnd.map((b) => b.listLevel)).toEqual([0, 0]);
+  });
+});
+
+describe("captions", () => {
+  it("takes a label followed by punctuation, a capitalised word or nothing as a caption", () => {
+    for (const text of ["Table 1: Retrieval quality", "Table 2. Results", "TABLE IV Results", "Table 3 (continued)", "Table 10\u2014Sales", "Table 4", "表 1 各地区收入"]) {
+      expect(TABLE_CAPTION.test(text), text).toBe(true);
+    }
+    for (const text of ["Figure 3: Layout", "Fig. 1 Caption text", "Fig. 2.", "Figure 2a: left panel", "图 2 流程"]) expect(FIGURE_CAPTION.test(text), text).toBe(true);
+  });
+
+  it("reads a sentence that only starts with a reference as prose", () => {
+    for (const text of ["Table 1 lists recall at 5 for three configurations", "Table A gives the details", "Tables 1 and 2 show"]) {
+      expect(TABLE_CAPTION.test(text), text).toBe(false);
+    }
+    for (const text of ["Figure 2 shows the pipeline", "Figure 2a shows the left panel", "Figure 12 and Table 3 compare"]) expect(FIGURE_CAPTION.test(text), text).toBe(false);
   });
 });

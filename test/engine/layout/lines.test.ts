@@ -31,3 +31,59 @@ describe("buildLines", () => {
     ]);
   });
 });
+
+describe("buildLines: rows beside taller text and narrow column gutters", () => {
+  const texts = (runs: Parameters<typeof buildLines>[0]) => buildLines(runs).map((l) => l.text);
+
+  it("keeps two body lines apart beside a taller heading in the other column", () => {
+    const lines = texts([
+      run("alpha beta gamma", 50, 100),
+      run("delta epsilon", 140, 100),
+      run("zeta eta theta", 50, 112),
+      run("iota kappa", 130, 112),
+      run("Results", 320, 103, { fontSize: 18, bold: true }),
+    ]);
+    expect(lines).toEqual(["alpha beta gamma delta epsilon", "Results", "zeta eta theta iota kappa"]);
+  });
+
+  it("keeps the lines of a paragraph apart beside its drop cap", () => {
+    const lines = texts([
+      run("L", 50, 100, { fontSize: 30, x1: 70 }),
+      run("orem ipsum dolor", 74, 100),
+      run("sit amet consectetur", 74, 112),
+      run("adipiscing elit", 74, 124),
+    ]);
+    expect(lines).toContain("sit amet consectetur");
+    expect(lines).toContain("adipiscing elit");
+    expect(lines.some((l) => l.includes("orem ipsum dolor") && !l.includes("sit"))).toBe(true);
+  });
+
+  it("cuts a gutter only one font size wide where it runs down the page (LaTeX two-column)", () => {
+    const runs = [];
+    for (let k = 0; k < 6; k++) {
+      const top = 100 + 12 * k;
+      // Left column flush to x = 280, right column from 290: a 1 em gutter.
+      runs.push(run("left column words set here", 150, top, { x1: 280 }), run("right column words set here", 290, top, { x1: 420 }));
+    }
+    const lines = texts(runs);
+    expect(lines).toHaveLength(12);
+    expect(lines.every((l) => l === "left column words set here" || l === "right column words set here")).toBe(true);
+  });
+
+  it("keeps a sentence space whole though a word on a nearby row starts under it", () => {
+    const lines = texts([
+      run("Chunks are built along the title tree.", 50, 100, { x1: 240 }),
+      run("A chunk", 252.5, 100, { x1: 290 }),
+      run("never crosses a section boundary unless", 50, 112, { x1: 290 }),
+      run("is shorter than the minimum chunk size,", 50, 124, { x1: 245 }),
+      run("in which", 251, 124, { x1: 290 }),
+    ]);
+    expect(lines[0]).toBe("Chunks are built along the title tree. A chunk");
+  });
+
+  it("leaves list markers on their items though the gaps after them line up", () => {
+    const runs = [];
+    for (let k = 0; k < 5; k++) runs.push(run(`${k + 1}.`, 50, 100 + 14 * k, { x1: 60 }), run(`item number ${k + 1} of the list`, 68, 100 + 14 * k));
+    expect(texts(runs)).toEqual([1, 2, 3, 4, 5].map((n) => `${n}. item number ${n} of the list`));
+  });
+});

@@ -39,6 +39,51 @@ describe("findTables", () => {
   });
 });
 
+describe("findTables: rows and columns nobody ruled", () => {
+  // A LaTeX `|l|r|r|` tabular with `\\hline` above and below the header and at the end.
+  const grid = [h(100, 50, 330), h(114, 50, 330), h(160, 50, 330), v(50, 100, 160), v(170, 100, 160), v(250, 100, 160), v(330, 100, 160)];
+
+  it("gives each line of an unruled body its own row where the columns line up", () => {
+    const runs = [run("Configuration", 55, 102), run("Recall", 200, 102), run("MRR", 290, 102)];
+    ["Fixed windows", "Hierarchy-aware", "Hierarchy + tables"].forEach((name, k) => {
+      runs.push(run(name, 55, 116 + 14 * k), run(`0.${61 + k}`, 225, 116 + 14 * k), run(`0.${48 + k}`, 305, 116 + 14 * k));
+    });
+    const [t] = findTables(grid, runs, page).tables;
+    expect([t!.rows, t!.cols]).toEqual([4, 3]);
+    expect(t!.cells.filter((c) => c.col === 1).map((c) => c.text)).toEqual(["Configuration", "Fixed windows", "Hierarchy-aware", "Hierarchy + tables"]);
+    expect(t!.cells.filter((c) => c.row === 3).map((c) => c.text)).toEqual(["Hierarchy-aware", "0.62", "0.49"]);
+  });
+
+  it("keeps a cell wrapped onto a second line whole", () => {
+    const runs = [run("Part", 55, 102), run("Role", 200, 102), run("Owner", 290, 102)];
+    // Two columns wrap at the same heights: prose reading on, no number beside it.
+    runs.push(run("The parser reads", 55, 116), run("the pages", 175, 116), run("core", 290, 116));
+    runs.push(run("every file", 55, 130), run("in order", 175, 130), run("team", 290, 130));
+    const [t] = findTables(grid, runs, page).tables;
+    expect(t!.rows).toBe(2);
+    expect(t!.cells.find((c) => c.row === 2 && c.col === 1)?.text).toBe("The parser reads every file");
+  });
+
+  it("reads a booktabs table whose cells stand 1.2 to 1.6 font sizes apart", () => {
+    // Rules above, under the header and below; LaTeX's 6 pt column padding at 10 pt.
+    const rules = [h(295, 244, 367), h(307.5, 244, 367), h(356, 244, 367)];
+    const rows = [
+      ["Region", "Q1", "Q2", "Q3"],
+      ["North", "120", "135", "150"],
+      ["South", "98", "101", "110"],
+      ["East", "143", "150", "149"],
+    ];
+    const runs = rows.flatMap((cells, r) => {
+      const top = 297 + 12 * r + (r > 0 ? 2 : 0);
+      // Left column as wide as its widest entry; numbers right-aligned at 307, 334 and 361.
+      return [run(cells[0]!, 250, top), ...cells.slice(1).map((text, c) => run(text, [307, 334, 361][c]! - text.length * 5, top))];
+    });
+    const [t] = findTables(rules, runs, page).tables;
+    expect([t?.rows, t?.cols]).toEqual([4, 4]);
+    expect(t!.cells.filter((c) => c.row === 3).map((c) => c.text)).toEqual(["South", "98", "101", "110"]);
+  });
+});
+
 describe("findAlignedTables", () => {
   it("finds a table with no rules from column alignment, and leaves prose alone", async () => {
     const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
