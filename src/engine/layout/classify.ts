@@ -4,17 +4,17 @@ import { finishBlock } from "./blocks.js";
 import type { Block, BlockChar, BlockKind, InlineSpan, Line } from "./types.js";
 
 /**
- * What follows a Latin caption label: nothing, punctuation (`Figure 3:`, `Table 2.`,
- * `Fig. 1 —`), or a word that is not lower case (`Fig. 1 Sales by region`). A sentence
- * that only starts with a reference (`Table 1 lists…`, `Figure 2 shows…`) is prose.
+ * A Latin caption label's number: `3`, `3.2`, `2-1`, `3a`, `3(a)`, `S1`, `IV`, `A`. What
+ * follows it: nothing, a colon or dash, a full stop or hyphen before a space (`Figure 3.`,
+ * not `Figure 3.2`), `(continued)`, or a word that is not lower case (`Fig. 1 Sales by
+ * region`). A sentence that only starts with a reference (`Table 1 lists…`, `Figure 3.2
+ * shows…`, `Table 4 (left) compares…`) is prose.
  */
-const LABEL_END = String.raw`(?=$|\s*[:.\-\u2013\u2014|(\[]|\s+[^\sa-z])`;
+const LABEL = String.raw`(?:S?\d+(?:[.\-]\d+)*[a-z]?(?:\([a-z]\))?|[IVX]+\b|[A-Z]\b)(?=$|\s*[:|\u2013\u2014]|\s*[.\-](?:\s|$)|\s*\((?:continued|cont(?:'d|\.)?)\)|\s+[^\sa-z(])`;
 /** `Figure 3:`, `Fig. 2 Sales`, `图 1`: a figure caption. */
-export const FIGURE_CAPTION = new RegExp(
-  String.raw`^(?:(?:[Ff]igure|FIGURE|[Ff]ig\.|FIG\.|Chart|Exhibit|Plate)\s*(?:\d+[a-z]?|[IVX]+\b|[A-Z]\b)${LABEL_END}|(?:图|圖)\s*[\d一二三四五六七八九十])`,
-);
+export const FIGURE_CAPTION = new RegExp(String.raw`^(?:(?:[Ff]igure|FIGURE|[Ff]ig\.|FIG\.|Chart|Exhibit|Plate)\s*${LABEL}|(?:图|圖)\s*[\d一二三四五六七八九十])`);
 /** `Table 2:`, `TABLE I`, `表 3`: a table caption. */
-export const TABLE_CAPTION = new RegExp(String.raw`^(?:(?:[Tt]able|TABLE|[Tt]ab\.)\s*(?:\d+|[IVX]+\b|[A-Z]\b)${LABEL_END}|表\s*[\d一二三四五六七八九十])`);
+export const TABLE_CAPTION = new RegExp(String.raw`^(?:(?:[Tt]able|TABLE|[Tt]ab\.)\s*${LABEL}|表\s*[\d一二三四五六七八九十])`);
 
 /** Dot leaders, as in a table of contents: `Introduction . . . . 7`. */
 export const DOT_LEADER = /(?:\.\s?){5,}\s*\S*$/;
@@ -50,52 +50,75 @@ export function classifyBlocks(blocks: Block[]): void {
   assignListLevels(blocks);
 }
 
-/** Spacing accents that math setters draw as glyphs of their own over a letter (`f̄`, `x̂`, `v⃗`). */
-const ACCENTS = /^[\u00af\u02c6\u02dc\u00a8\u00b4`\u02c7\u02d8\u02d9\u02da^~\u2192\u20d7]+$/;
+/** Spacing accents drawn as glyphs of their own over a letter (`f̄`, `x̂`, `ä`). */
+const ACCENTS = /^[\u00af\u02c6\u02dc\u00a8\u00b4`\u02c7\u02d8\u02d9\u02da]$/;
+/** What sits over a letter inside a formula: the accents, a vector arrow, a tilde or hat. */
+const MATH_ACCENTS = /^[\u00af\u02c6\u02dc\u00a8\u00b4`\u02c7\u02d8\u02d9\u02da\u2192\u20d7~^]$/;
 
 /**
  * A display formula set in pieces (limits over and under a sum, the numerator and the
  * denominator of a fraction, indices on rows of their own) leaves line building as
- * several blocks: side by side within 0.8 font sizes (less than a column gutter) or
- * stacked within 0.6, they become one formula. An accent drawn as a glyph of its own
- * first joins the block right under it, its letter's: a formula takes it into its text,
- * prose only into its box (the accent has no place in the words).
+ * several blocks: pieces on one row within 0.8 font sizes of each other (less than a
+ * column gutter), or one over the other within 0.6, become one formula. An accent drawn
+ * as a glyph of its own, no wider than a letter, first joins the block right under it,
+ * its letter's: a formula takes it into its text, prose only into its box (the accent has
+ * no place in the words).
  */
 function joinFormulaPieces(blocks: Block[]): void {
-  const isAccent = (b: Block): boolean => b.text.length <= 8 && (b.kind === "text" || b.kind === "formula") && ACCENTS.test(b.text.replace(/\s+/g, ""));
-  const textual = new Set<BlockKind>(["text", "list", "title", "formula", "code", "figure-caption", "table-caption"]);
-  const absorb = (into: Block, b: Block, lines: boolean): void => {
-    if (lines) {
-      into.lines = [...into.lines, ...b.lines].sort((p, q) => p.y0 - q.y0 || p.x0 - q.x0);
-      finishBlock(into);
-    }
+  const glyph = (b: Block, re: RegExp): boolean =>
+    (b.kind === "text" || b.kind === "formula") && b.x1 - b.x0 <= b.fontSize && re.test(b.text.trim());
+  const grow = (into: Block, b: Block): void => {
     Object.assign(into, { x0: Math.min(into.x0, b.x0), y0: Math.min(into.y0, b.y0), x1: Math.max(into.x1, b.x1), y1: Math.max(into.y1, b.y1) });
-    blocks.splice(blocks.indexOf(b), 1);
   };
-  for (const a of blocks.filter(isAccent)) {
+  const gone = new Set<Block>();
+  for (const a of blocks) {
+    if (!glyph(a, MATH_ACCENTS)) continue;
     const mid = (a.x0 + a.x1) / 2;
     let under: Block | undefined;
     for (const b of blocks) {
-      if (b === a || !textual.has(b.kind) || isAccent(b) || mid < b.x0 || mid > b.x1 || b.y0 < a.y0) continue;
-      if (b.y0 - a.y1 <= 0.6 * Math.max(a.fontSize, b.fontSize) && (!under || b.y0 < under.y0)) under = b;
+      if (b === a || gone.has(b) || mid < b.x0 || mid > b.x1 || b.y0 < a.y0 || glyph(b, MATH_ACCENTS)) continue;
+      if (b.kind !== "formula" && !(ACCENTS.test(a.text.trim()) && (b.kind === "text" || b.kind === "list" || b.kind === "title"))) continue;
+      if (b.y0 - a.y1 <= 0.3 * Math.max(a.fontSize, b.fontSize) && (!under || b.y0 < under.y0)) under = b;
     }
-    if (under) absorb(under, a, under.kind === "formula");
+    if (!under) continue;
+    if (under.kind === "formula") {
+      under.lines = [...under.lines, ...a.lines].sort((p, q) => p.y0 - q.y0 || p.x0 - q.x0);
+      finishBlock(under);
+    }
+    grow(under, a);
+    gone.add(a);
   }
-  for (let merged = true; merged; ) {
-    merged = false;
-    const formulas = blocks.filter((b) => b.kind === "formula");
-    for (let i = 0; i < formulas.length && !merged; i++) {
+  // Formula pieces: union-find over pairs close enough, then one block per group.
+  const formulas = blocks.filter((b) => b.kind === "formula" && !gone.has(b));
+  const parent = formulas.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let i = 0; i < formulas.length; i++) {
+    for (let j = i + 1; j < formulas.length; j++) {
       const a = formulas[i]!;
-      for (let j = i + 1; j < formulas.length && !merged; j++) {
-        const b = formulas[j]!;
-        const em = Math.max(a.fontSize, b.fontSize);
-        const dx = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
-        const dy = Math.max(a.y0, b.y0) - Math.min(a.y1, b.y1);
-        if (dx > 0.8 * em || dy > 0.6 * em) continue;
-        absorb(a, b, true);
-        merged = true;
-      }
+      const b = formulas[j]!;
+      const em = Math.max(a.fontSize, b.fontSize);
+      const dx = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
+      const dy = Math.max(a.y0, b.y0) - Math.min(a.y1, b.y1);
+      if ((dy <= 0 && dx <= 0.8 * em) || (dx <= 0 && dy <= 0.6 * em)) parent[find(j)] = find(i);
     }
+  }
+  const grown = new Set<Block>();
+  for (let i = 0; i < formulas.length; i++) {
+    const into = formulas[find(i)]!;
+    if (into === formulas[i]) continue;
+    into.lines.push(...formulas[i]!.lines);
+    grow(into, formulas[i]!);
+    gone.add(formulas[i]!);
+    grown.add(into);
+  }
+  for (const b of grown) {
+    b.lines.sort((p, q) => p.y0 - q.y0 || p.x0 - q.x0);
+    finishBlock(b);
+  }
+  if (gone.size) {
+    const kept = blocks.filter((b) => !gone.has(b));
+    blocks.length = 0;
+    blocks.push(...kept);
   }
 }
 

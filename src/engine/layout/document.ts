@@ -84,26 +84,44 @@ export function finishDocument(pages: readonly PageLayout[], outline: readonly O
 const flowKinds = new Set<BlockKind>(["text", "list", "title", "table", "code", "formula", "image", "figure-caption", "table-caption"]);
 
 /**
- * Page numbers set further in than the margin zone (LaTeX's article class leaves a sixth
- * of the page under the text): the last block of a page, or its first, in the outer
- * quarter, a lone number that counts up with the pages, on two pages or more.
+ * Running text set further in than the margin zone (LaTeX's article class puts the page
+ * number a sixth of the page up, a report's running head and number an eighth down): the
+ * first row of blocks of a page, or its last, in the outer quarter and no larger than
+ * body text. A lone number there that counts up with the pages, or other text found there
+ * again (digits aside), on `minPages` pages (two at least) is a page number, or a header
+ * or footer. Chapter titles that open pages are larger, so they stay titles.
  */
-function markDeepPageNumbers(pages: readonly PageLayout[]): void {
-  const found = new Map<string, Block[]>();
+function markDeepRunning(pages: readonly PageLayout[], minPages: number): void {
+  const sizes = new Map<number, number>();
+  for (const p of pages) for (const b of p.blocks) if (b.kind === "text") sizes.set(b.fontSize, (sizes.get(b.fontSize) ?? 0) + b.text.length);
+  let body = 0;
+  for (const [size, n] of sizes) if (n > (sizes.get(body) ?? 0)) body = size;
+  const numbers = new Map<string, Block[]>();
+  const texts = new Map<string, Block[]>();
   for (const p of pages) {
-    const text = p.blocks.filter((b) => b.kind === "text" || b.kind === "page-number");
-    if (text.length < 2) continue;
-    const last = text.reduce((a, b) => (b.y1 > a.y1 ? b : a));
-    const first = text.reduce((a, b) => (b.y0 < a.y0 ? b : a));
-    for (const [zone, b] of [["bottom", last], ["top", first]] as const) {
-      const m = /^[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
-      const outer = zone === "bottom" ? b.y0 >= 0.75 * p.height : b.y1 <= 0.25 * p.height;
-      if (!m || !outer) continue;
-      const key = `${zone}|${Number(m[1]) - p.number}`;
-      found.set(key, [...(found.get(key) ?? []), b]);
+    const free = p.blocks.filter((b) => b.kind === "text");
+    if (free.length < 2) continue;
+    const first = free.reduce((a, b) => (b.y0 < a.y0 ? b : a));
+    const last = free.reduce((a, b) => (b.y1 > a.y1 ? b : a));
+    const rows = [
+      ["top", free.filter((b) => b.y0 < first.y1 && b.y1 <= 0.25 * p.height)],
+      ["bottom", free.filter((b) => b.y1 > last.y0 && b.y0 >= 0.75 * p.height)],
+    ] as const;
+    for (const [zone, row] of rows) {
+      for (const b of row) {
+        if (b.fontSize > 1.05 * body) continue;
+        const m = /^[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
+        const [map, key] = m ? [numbers, `${zone}|${Number(m[1]) - p.number}`] : [texts, `${zone}|${normalise(b.text)}`];
+        map.set(key, [...(map.get(key) ?? []), b]);
+      }
     }
   }
-  for (const blocks of found.values()) if (blocks.length >= 2) for (const b of blocks) b.kind = "page-number";
+  const enough = Math.max(2, minPages);
+  for (const blocks of numbers.values()) if (blocks.length >= enough) for (const b of blocks) b.kind = "page-number";
+  for (const [key, blocks] of texts) {
+    if (blocks.length < enough) continue;
+    for (const b of blocks) b.kind = key.startsWith("top") ? "header" : "footer";
+  }
 }
 
 /** Repeated text in the top/bottom margins → header / footer; lone numbers there → page number. */
@@ -134,7 +152,7 @@ function markRunning(pages: readonly PageLayout[], share: number): void {
       else if ((counts.get(`${z}|${normalise(text)}`)?.size ?? 0) >= minPages) b.kind = z === "top" ? "header" : "footer";
     }
   }
-  markDeepPageNumbers(pages);
+  markDeepRunning(pages, minPages);
   // Running text whose wording changes (chapter titles in headers) still sits where the
   // confirmed running text sits, in the same size: same slot on 3+ pages → same kind.
   const slot = (b: Block): string => `${Math.round(b.y0)}|${Math.round(b.fontSize * 2)}`;
@@ -186,9 +204,13 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
   const candidates: Block[] = [];
   const styleLevel = new Map<string, number>();
   for (const p of pages) {
+    // A table of contents: its entries set without leaders (chapters, in bold) end in
+    // their page number too, and are no more headings than the dotted ones.
+    const contents = p.blocks.some((b) => /(?:\.\s?){5,}\s*(?:\d{1,4}|[ivxlc]{1,6})$/i.test(b.text.trim()));
     for (const b of p.blocks) {
       if (b.kind !== "text" && b.kind !== "list") continue;
       const text = b.text.trim();
+      if (contents && /\S\s+(?:\d{1,4}|[ivxlc]{1,6})$/i.test(text)) continue;
       const fromOutline = outlineLevel(text, p.number);
       if (fromOutline !== undefined) {
         b.kind = "title";

@@ -38,7 +38,7 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
   flat.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
 
   // 1. Rows: runs sharing a baseline band, left to right, duplicates dropped.
-  const rows = groupRows(flat, gutterEm);
+  const rows = groupRows(flat, ROW_REACH_EM);
 
   // 2. Gaps between runs on each row.
   for (const rw of rows) {
@@ -67,6 +67,7 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
     const cuts: number[] = [];
     const weak: Gap[] = [];
     rw.gaps.forEach((g, i) => {
+      if (tocNumber(rows, k, g.at)) return;
       if (gutters.has(g)) {
         cuts.push(g.at);
         return;
@@ -192,6 +193,40 @@ function overlapShare(a: { y0: number; y1: number }, b: { y0: number; y1: number
   return h > 0 ? ov / h : ov >= 0 ? 1 : -1;
 }
 
+const PAGE_NO = /^\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*$/i;
+
+/** Whether `runs[at]` is a page number a dot leader runs up to (`2.1 Setup . . . . 7`). */
+function leaderToNumber(runs: readonly TextRun[], at: number): boolean {
+  if (!PAGE_NO.test(runs[at]!.text)) return false;
+  let before = "";
+  for (let i = at - 1; i >= 0 && before.length < 12; i--) before = runs[i]!.text + before;
+  return /(?:[.\u00b7\u2024\u2026]\s*){3,}$/.test(before);
+}
+
+/**
+ * Whether the gap before run `at` of row `k` belongs to a table of contents' entry: it
+ * starts a dot leader, or leads to the page number at the end of one, or to a number last
+ * on its row and right-aligned with a leader's number on a nearby row (a chapter entry
+ * set without dots). The numbers line up down the page
+ * like a table column, but each entry reads as one line with its number.
+ */
+function tocNumber(rows: readonly Row[], k: number, at: number): boolean {
+  const runs = rows[k]!.runs;
+  if (leaderToNumber(runs, at)) return true;
+  // The gap before a leader starts.
+  let after = "";
+  for (let i = at; i < runs.length && after.length < 12; i++) after += runs[i]!.text;
+  if (/^(?:[.\u00b7\u2024\u2026]\s*){3,}/.test(after)) return true;
+  if (at !== runs.length - 1 || !PAGE_NO.test(runs[at]!.text)) return false;
+  const right = runs[at]!.x1;
+  for (let j = Math.max(0, k - 3); j <= Math.min(rows.length - 1, k + 3); j++) {
+    const other = rows[j]!.runs;
+    const last = other.length - 1;
+    if (j !== k && last > 0 && Math.abs(other[last]!.x1 - right) <= 1.5 && leaderToNumber(other, last)) return true;
+  }
+  return false;
+}
+
 interface Gap {
   /** Index of the run after the gap. */
   at: number;
@@ -207,6 +242,8 @@ interface Gap {
   code: boolean;
 }
 
+/** How far (font sizes) runs are neighbours when rows are grouped. */
+const ROW_REACH_EM = 3;
 /** Rows of text on either side that make a gap a column gutter candidate (font sizes). */
 const GUTTER_SIDE_EM = 6;
 /** Rows whose gaps must line up for a gutter. */
@@ -232,9 +269,10 @@ function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
     }
   }
   if (seeds.size < 2) return out;
+  // Every gutter holds two seeds, so walking from the seeds finds them all.
   for (let k = 0; k < rows.length; k++) {
     for (const g of rows[k]!.gaps) {
-      if (g.code || g.em < minEm || out.has(g)) continue;
+      if (!seeds.has(g) || out.has(g)) continue;
       const minWidth = minEm * g.size;
       // One strip for both directions: every gap of the gutter holds all of it.
       const lined: Gap[] = [g];

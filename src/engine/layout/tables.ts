@@ -60,18 +60,36 @@ export function findTables(segmentsIn: readonly Segment[], runs: readonly TextRu
     if (taken.has(a)) continue;
     const group = lonely.filter((s) => !taken.has(s) && s.at >= a.at && Math.abs(s.from - a.from) < 3 && Math.abs(s.to - a.to) < 3);
     for (const s of group) taken.add(s);
-    if (group.length < 3) continue;
-    const region: Rect = { x0: a.from, x1: a.to, y0: a.at, y1: group[group.length - 1]!.at };
-    if (region.y1 - region.y0 >= 0.6 * (page.y1 - page.y0)) continue;
+    ruledTables(group, runs, page, used, tables);
+  }
+  return { tables, used };
+}
+
+/**
+ * The tables between rules of one width, top to bottom: all of them one table when they
+ * read as one, else split where they lie furthest apart (two tables of a column's width
+ * with prose between them), each part of three rules or more tried again.
+ */
+function ruledTables(rules: readonly Segment[], runs: readonly TextRun[], page: Rect, used: Set<TextRun>, out: GridTable[]): void {
+  if (rules.length < 3) return;
+  const first = rules[0]!;
+  const region: Rect = { x0: first.from, x1: first.to, y0: first.at, y1: rules[rules.length - 1]!.at };
+  if (region.y1 - region.y0 < 0.6 * (page.y1 - page.y0)) {
     const table = alignedTable(
       region,
-      group.map((s) => s.at),
+      rules.map((s) => s.at),
       runs,
       used,
     );
-    if (table) tables.push(table);
+    if (table) {
+      out.push(table);
+      return;
+    }
   }
-  return { tables, used };
+  let cut = 1;
+  for (let i = 2; i < rules.length; i++) if (rules[i]!.at - rules[i - 1]!.at > rules[cut]!.at - rules[cut - 1]!.at) cut = i;
+  ruledTables(rules.slice(0, cut), runs, page, used, out);
+  ruledTables(rules.slice(cut), runs, page, used, out);
 }
 
 function gridTable(ruled: Segment[], vs: Segment[], runs: readonly TextRun[], used: Set<TextRun>): GridTable | undefined {
@@ -163,17 +181,17 @@ function gridTable(ruled: Segment[], vs: Segment[], runs: readonly TextRun[], us
   return readingColumns({ ...box, rows: nRows, cols: nCols, cells: cells.map(finishCell) });
 }
 
-/** A cell that is a number, amount or percentage. */
-const NUMBER = /^[-+\u2212\u2013(]?[$\u20ac\u00a3\u00a5]?\d[\d.,\s]*%?\)?$/;
+/** A cell that is a number, amount or percentage, or a mark (✓, ✗, —). */
+const NUMBER = /^(?:[-+\u2212\u2013(]?[$\u20ac\u00a3\u00a5]?\d[\d.,\s]*%?\)?|[\u2713\u2714\u2717\u2718\u00d7\u2014\u2013-])$/;
 
 /**
  * Row edges nobody drew. Many tables (LaTeX's `\\hline` under the header only, reports
  * ruled by column) leave the rows of their body without rules: a grid row then holds
  * several lines of text in every column. Where those lines line up across the columns —
  * every line height has text in two columns or more, and no column has two lines at
- * one height — each line is a row of its own, and an edge goes between them. A cell
- * wrapped onto a second line has nothing beside its second line, or reads on in lower
- * case with no number beside it, so it stays one cell.
+ * one height, and a column holds a number (or a mark) on both lines, which no cell
+ * wraps — each line is a row of its own, and an edge goes between them. A cell wrapped
+ * onto a second line, with nothing or only text beside it, stays one cell.
  */
 function unruledRowEdges(ys: readonly number[], xs: readonly number[], vs: readonly Segment[], runs: readonly TextRun[]): Segment[] {
   const edges: Segment[] = [];
@@ -216,10 +234,9 @@ function unruledRowEdges(ys: readonly number[], xs: readonly number[], vs: reado
       const upper = lines.filter(({ l }) => band(l) === b);
       const lower = lines.filter(({ l }) => band(l) === b + 1);
       const pairs = upper.flatMap((u) => lower.filter((d) => d.col === u.col).map((d) => [u.l.text, d.l.text] as const));
-      // Prose running on (`is` / `wrapped`) is one cell, unless numbers beside it, which
-      // never wrap, show the rows.
-      const wraps = pairs.some(([u, d]) => !/[.!?:;。]$/.test(u) && /^[a-z]/.test(d));
-      if (wraps && !pairs.some(([u, d]) => NUMBER.test(u) && NUMBER.test(d))) continue;
+      // Only numbers (or marks), which never wrap, on both sides show that these are
+      // rows: text on two lines may be one cell wrapped, in any script.
+      if (!pairs.some(([u, d]) => NUMBER.test(u) && NUMBER.test(d))) continue;
       const above = Math.max(...upper.map(({ l }) => l.y1));
       const below = Math.min(...lower.map(({ l }) => l.y0));
       edges.push({ horizontal: true, at: (above + below) / 2, from: left, to: right });

@@ -145,4 +145,14 @@ describe("classifyBlocks: display formulas set in pieces", () => {
     expect(blocks[2]!.text).toBe("where f is the median size on the page.");
     expect(blocks[2]!.y0).toBe(126);
   });
+
+  it("leaves an arrow standing over prose alone: only accents join the line under them", () => {
+    const blocks = blocksOf([
+      run("Parse the PDF", 50, 100),
+      run("\u2192", 150, 100),
+      run("Chunk the text", 200, 100),
+      run("Each stage feeds the next one without any buffering at all.", 50, 114),
+    ]);
+    expect(blocks.filter((b) => b.text.includes("\u2192"))).toHaveLength(1);
+  });
 });

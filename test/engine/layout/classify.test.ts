@@ -62,16 +62,20 @@ describe("assignListLevels", () => {
 
 describe("captions", () => {
   it("takes a label followed by punctuation, a capitalised word or nothing as a caption", () => {
-    for (const text of ["Table 1: Retrieval quality", "Table 2. Results", "TABLE IV Results", "Table 3 (continued)", "Table 10\u2014Sales", "Table 4", "表 1 各地区收入"]) {
+    for (const text of ["Table 1: Retrieval quality", "Table 2. Results", "TABLE IV Results", "Table 3 (continued)", "Table 10\u2014Sales", "Table 4", "Table 3.2: Costs", "Table 2-1. Costs", "表 1 各地区收入"]) {
       expect(TABLE_CAPTION.test(text), text).toBe(true);
     }
-    for (const text of ["Figure 3: Layout", "Fig. 1 Caption text", "Fig. 2.", "Figure 2a: left panel", "图 2 流程"]) expect(FIGURE_CAPTION.test(text), text).toBe(true);
+    for (const text of ["Figure 3: Layout", "Fig. 1 Caption text", "Fig. 2.", "Figure 2a: left panel", "Fig. 3(a) Left panel", "Figure 3. The pipeline", "图 2 流程"]) {
+      expect(FIGURE_CAPTION.test(text), text).toBe(true);
+    }
   });
 
   it("reads a sentence that only starts with a reference as prose", () => {
-    for (const text of ["Table 1 lists recall at 5 for three configurations", "Table A gives the details", "Tables 1 and 2 show"]) {
+    for (const text of ["Table 1 lists recall at 5 for three configurations", "Table A gives the details", "Tables 1 and 2 show", "Table 2-1 lists", "Table 4 (left) compares"]) {
       expect(TABLE_CAPTION.test(text), text).toBe(false);
     }
-    for (const text of ["Figure 2 shows the pipeline", "Figure 2a shows the left panel", "Figure 12 and Table 3 compare"]) expect(FIGURE_CAPTION.test(text), text).toBe(false);
+    for (const text of ["Figure 2 shows the pipeline", "Figure 2a shows the left panel", "Figure 12 and Table 3 compare", "Figure 3.2 shows the results", "Fig. 3(a) shows"]) {
+      expect(FIGURE_CAPTION.test(text), text).toBe(false);
+    }
   });
 });

@@ -65,4 +65,41 @@ describe("finishDocument", () => {
     expect(full.map(([kind]) => kind)).toEqual(["title", "text", "text"]);
     expect(decide(finishDocument(compacted))).toEqual(full);
   });
+
+  it("finds running heads and page numbers set further in than the margins, and keeps chapter titles", () => {
+    // LaTeX's report class: a chapter opens with a large title and its number at the
+    // foot (7/8 down); other pages carry the chapter's name and the number an eighth down.
+    const body = (n: number): TextRun[] => [run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300)];
+    const pages = [1, 2, 3, 4, 5].map((n) =>
+      page(
+        n,
+        n === 1 || n === 4
+          ? [run(`Chapter ${n === 1 ? 1 : 2}`, 80, 150, { fontSize: 20, bold: true }), ...body(n), run(String(n), 295, 700)]
+          : [run(`CHAPTER ${n < 4 ? 1 : 2}. OVERVIEW`, 80, 100, { italic: true }), run(String(n), 510, 100), ...body(n)],
+      ),
+    );
+    const laid = finishDocument(pages);
+    const kinds = (n: number) => laid.filter((l) => l.page === n).map((l) => l.block.kind);
+    expect(kinds(1)).toEqual(["title", "text", "page-number"]);
+    expect(kinds(2)).toEqual(["header", "page-number", "text"]);
+    expect(kinds(3)).toEqual(["header", "page-number", "text"]);
+    expect(kinds(4)).toEqual(["title", "text", "page-number"]);
+    expect(kinds(5)).toEqual(["header", "page-number", "text"]);
+  });
+
+  it("does not take a table of contents' entries for headings", () => {
+    const leader = " . . . . . . . . . . . . . . . .";
+    const p = page(1, [
+      run("Contents", 80, 100, { fontSize: 20, bold: true }),
+      run("1 Introduction", 80, 150, { bold: true }),
+      run("1", 500, 150),
+      run(`1.1 Scope${leader}`, 95, 166),
+      run("1", 500, 166),
+      run(`1.2 Terms${leader}`, 95, 180),
+      run("2", 500, 180),
+      run("Some body text after the contents that sets the body size of the page.", 80, 400),
+    ]);
+    const titles = finishDocument([p]).filter((l) => l.block.kind === "title").map((l) => l.block.text);
+    expect(titles).toEqual(["Contents"]);
+  });
 });

@@ -87,3 +87,17 @@ describe("buildLines: rows beside taller text and narrow column gutters", () => 
     expect(texts(runs)).toEqual([1, 2, 3, 4, 5].map((n) => `${n}. item number ${n} of the list`));
   });
 });
+
+describe("buildLines: tables of contents", () => {
+  it("keeps each entry's page number on its line, with dot leaders or without", () => {
+    const runs = [run("1 Getting started", 50, 100, { bold: true }), run("2", 395, 100, { x1: 400 })];
+    ["1.1 Install", "1.2 Configure", "1.3 Run"].forEach((entry, k) => {
+      const top = 114 + 14 * k;
+      runs.push(run(entry, 60, top));
+      for (let x = 130; x < 380; x += 12) runs.push(run(".", x, top, { x1: x + 2 }));
+      runs.push(run(String(3 + k), 395, top, { x1: 400 }));
+    });
+    const lines = buildLines(runs).map((l) => l.text.replace(/(?: \.)+/g, " …"));
+    expect(lines).toEqual(["1 Getting started 2", "1.1 Install … 3", "1.2 Configure … 4", "1.3 Run … 5"]);
+  });
+});

@@ -64,6 +64,33 @@ describe("findTables: rows and columns nobody ruled", () => {
     expect(t!.cells.find((c) => c.row === 2 && c.col === 1)?.text).toBe("The parser reads every file");
   });
 
+  it("keeps cells wrapped at the same heights whole when no number shows the rows, in any script", () => {
+    for (const [a, b, c, d] of [
+      ["Der Parser liest", "Dateien nacheinander", "die Seiten", "Abschnitte"],
+      ["構文解析器は全て", "のファイルを読む", "ページを順に", "読みます"],
+    ]) {
+      const runs = [run("Teil", 55, 102), run("Rolle", 200, 102), run("Wer", 290, 102)];
+      runs.push(run(a!, 55, 116, { x1: 165 }), run(c!, 175, 116, { x1: 245 }), run("Kern", 290, 116));
+      runs.push(run(b!, 55, 130, { x1: 165 }), run(d!, 175, 130, { x1: 245 }));
+      const [t] = findTables(grid, runs, page).tables;
+      expect(t!.rows).toBe(2);
+    }
+  });
+
+  it("finds two booktabs tables of one width in a column, with prose and another rule between them", () => {
+    const rules = [h(100, 50, 290), h(114, 50, 290), h(160, 50, 290), h(250, 310, 550), h(400, 50, 290), h(414, 50, 290), h(460, 50, 290)];
+    const runs = [run("a paragraph of prose that runs across the whole column width here", 50, 300, { x1: 290 })];
+    for (const top of [100, 400]) {
+      runs.push(run("Model", 55, top + 2), run("Acc", 150, top + 2), run("F1", 230, top + 2));
+      for (let r = 0; r < 3; r++) runs.push(run(`m${r}`, 55, top + 17 + 14 * r), run(`0.5${r}`, 150, top + 17 + 14 * r), run(`0.4${r}`, 230, top + 17 + 14 * r));
+    }
+    const { tables } = findTables(rules, runs, page);
+    expect(tables.map((t) => [t.y0, t.rows, t.cols])).toEqual([
+      [100, 4, 3],
+      [400, 4, 3],
+    ]);
+  });
+
   it("reads a booktabs table whose cells stand 1.2 to 1.6 font sizes apart", () => {
     // Rules above, under the header and below; LaTeX's 6 pt column padding at 10 pt.
     const rules = [h(295, 244, 367), h(307.5, 244, 367), h(356, 244, 367)];
