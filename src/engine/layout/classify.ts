@@ -52,6 +52,8 @@ export function classifyBlocks(blocks: Block[]): void {
 
 /** Spacing accents drawn as glyphs of their own over a letter (`f̄`, `x̂`, `ä`). */
 const ACCENTS = /^[\u00af\u02c6\u02dc\u00a8\u00b4`\u02c7\u02d8\u02d9\u02da]$/;
+/** A display formula's number: `(3)`, `(2.1)`, `(4a)`. */
+const EQUATION_NUMBER = /^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$/;
 /** What sits over a letter inside a formula: the accents, a vector arrow, a tilde or hat. */
 const MATH_ACCENTS = /^[\u00af\u02c6\u02dc\u00a8\u00b4`\u02c7\u02d8\u02d9\u02da\u2192\u20d7~^]$/;
 
@@ -62,7 +64,8 @@ const MATH_ACCENTS = /^[\u00af\u02c6\u02dc\u00a8\u00b4`\u02c7\u02d8\u02d9\u02da\
  * column gutter), or one over the other within 0.6, become one formula. An accent drawn
  * as a glyph of its own, no wider than a letter, first joins the block right under it,
  * its letter's: a formula takes it into its text, prose only into its box (the accent has
- * no place in the words).
+ * no place in the words). An equation number out at the column's edge joins the formula
+ * on its row.
  */
 function joinFormulaPieces(blocks: Block[]): void {
   const glyph = (b: Block, re: RegExp): boolean =>
@@ -87,6 +90,23 @@ function joinFormulaPieces(blocks: Block[]): void {
     }
     grow(under, a);
     gone.add(a);
+  }
+  // Equation numbers, `(3)` out at the column's edge (read as list markers so far), join
+  // the formula on their row when nothing stands between them.
+  const numbered: [Block, Block][] = [];
+  for (const n of blocks) {
+    if (gone.has(n) || !EQUATION_NUMBER.test(n.text.trim())) continue;
+    const row = (b: Block): boolean => Math.min(b.y1, n.y1) - Math.max(b.y0, n.y0) >= 0.5 * Math.min(b.y1 - b.y0, n.y1 - n.y0);
+    let formula: Block | undefined;
+    for (const b of blocks) if (b.kind === "formula" && !gone.has(b) && b.x1 <= n.x0 && row(b) && (!formula || b.x1 > formula.x1)) formula = b;
+    const f = formula;
+    if (f && !blocks.some((b) => b !== n && b !== f && !gone.has(b) && b.x0 >= f.x1 && b.x1 <= n.x0 && row(b))) numbered.push([f, n]);
+  }
+  for (const [formula, n] of numbered) {
+    formula.lines = [...formula.lines, ...n.lines].sort((p, q) => p.y0 - q.y0 || p.x0 - q.x0);
+    finishBlock(formula);
+    grow(formula, n);
+    gone.add(n);
   }
   // Formula pieces: union-find over pairs close enough, then one block per group.
   const formulas = blocks.filter((b) => b.kind === "formula" && !gone.has(b));

@@ -100,7 +100,7 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number): void {
   const texts = new Map<string, Block[]>();
   for (const p of pages) {
     const free = p.blocks.filter((b) => b.kind === "text");
-    if (free.length < 2) continue;
+    if (free.length === 0) continue;
     const first = free.reduce((a, b) => (b.y0 < a.y0 ? b : a));
     const last = free.reduce((a, b) => (b.y1 > a.y1 ? b : a));
     const rows = [

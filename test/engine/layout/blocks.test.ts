@@ -155,4 +155,21 @@ describe("classifyBlocks: display formulas set in pieces", () => {
     ]);
     expect(blocks.filter((b) => b.text.includes("\u2192"))).toHaveLength(1);
   });
+
+  it("gives each line of an aligned display its equation number, out at the column's edge", () => {
+    const math = { math: true };
+    const blocks = blocksOf([
+      run("Both sums follow from the definitions.", 10, 80),
+      run("a = b + c", 120, 100, math),
+      run("(1)", 280, 100),
+      run("d = e + f + g", 120, 114, math),
+      run("(2)", 280, 114),
+      run("(3) is a list item, not an equation number: no formula is on its row.", 10, 140),
+    ]);
+    expect(blocks.map((b) => [b.kind, b.text])).toEqual([
+      ["text", "Both sums follow from the definitions."],
+      ["formula", "a = b + c (1) d = e + f + g (2)"],
+      ["list", "(3) is a list item, not an equation number: no formula is on its row."],
+    ]);
+  });
 });
