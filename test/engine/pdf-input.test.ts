@@ -430,6 +430,30 @@ describe.skipIf(missing("pdflatex", "pdftotext"))("pdf: a two-column LaTeX paper
   }, 120_000);
 });
 
+describe.skipIf(missing("chromium"))("pdf: a three-column newsletter printed by Chromium", () => {
+  it("reads every paragraph whole, column by column, and takes the columns for no table", async () => {
+    const paragraphs = Array.from({ length: 9 }, (_, i) => `N${i} ${randomProse(i + 11, 45)}.`);
+    const ps = paragraphs.map((p) => `<p>${p}</p>`).join("");
+    // CSS columns are 1 em apart by default; justified text leaves wide word spaces.
+    const bytes = await chromiumPdf(`<html><head><meta charset="utf-8"><style>
+@page { size: A4; margin: 15mm; } body { font-family: 'DejaVu Serif', serif; font-size: 9pt; }
+.cols { column-count: 3; text-align: justify; } h3 { font-size: 12pt; margin: 4px 0; }
+</style></head><body><h1>The Newsletter</h1><div class="cols"><h3>Local news</h3>${ps}<h3>Sports</h3>${ps}</div></body></html>`);
+    const doc = await parsePdf(bytes);
+    expect(ofType(doc, "Table")).toEqual([]);
+    const prose = doc.elements.filter((e) => e.type === "NarrativeText").map((e) => e.text.replace(/\s+/g, " "));
+    // Paragraphs cut by a column or page break come in two pieces: join linked pieces.
+    const whole: string[] = [];
+    for (const e of doc.elements.filter((e) => e.type === "NarrativeText")) {
+      const text = e.text.replace(/\s+/g, " ");
+      if (e.continuationOf !== undefined && whole.length) whole[whole.length - 1] += ` ${text}`;
+      else whole.push(text);
+    }
+    expect(prose.length).toBeGreaterThanOrEqual(18);
+    expect(whole).toEqual([...paragraphs, ...paragraphs]);
+  }, 120_000);
+});
+
 describe.skipIf(missing("chromium", "pdftotext"))("pdf: a page printed by Chromium", () => {
   it("reads CSS columns in order, mixed-script headings, CJK without compatibility glyphs, and a table", async () => {
     const paragraphs = Array.from({ length: 8 }, (_, i) => `P${i} ${randomProse(i + 1, 60)}.`);

@@ -254,7 +254,8 @@ const GUTTER_REACH = 40;
 /**
  * The gaps that are column gutters: a strip at least `minEm` font sizes wide, empty down
  * {@link GUTTER_ROWS} or more rows that have text on both sides of it, at least two of
- * them with a stretch of {@link GUTTER_SIDE_EM} font sizes of text on each side. LaTeX sets
+ * them with a stretch of {@link GUTTER_SIDE_EM} font sizes of text on each side reaching
+ * to within a font size of the strip. LaTeX sets
  * two columns one em apart and CSS columns default to one em, narrower than a line cut
  * needs elsewhere; the word spaces of prose never line up like that, and a list's
  * markers have no such stretch on their left.
@@ -296,7 +297,10 @@ function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
           lined.push(best);
         }
       }
-      if (lined.length < GUTTER_ROWS || lined.filter((h) => seeds.has(h)).length < 2) continue;
+      // Two rows at least where text hugs the strip from both sides: a strip that only
+      // threads the wide gaps after short lines and one word space is no gutter.
+      const tight = lined.filter((h) => seeds.has(h) && h.to - h.from <= hi - lo + g.size);
+      if (lined.length < GUTTER_ROWS || tight.length < 2) continue;
       for (const h of lined) out.add(h);
     }
   }
