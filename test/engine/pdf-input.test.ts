@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DocParseError } from "../../src/errors.js";
 import { pdfFormat } from "../../src/engine/formats/pdf.js";
 import { parserThreadStats } from "../../src/engine/formats/pdf-thread.js";
-import { buildPdf, chromiumPdf, column, latexPdf, operatorBombPdf, popplerWords, prose, randomProse, rawPdf, sofficePdf } from "../support/pdf-fixtures.js";
+import { buildPdf, chromiumPdf, column, ghostscriptManPdf, latexPdf, operatorBombPdf, popplerWords, prose, randomProse, rawPdf, sofficePdf } from "../support/pdf-fixtures.js";
 import { missing } from "../support/system.js";
 import { boxContains, ofType, parsePdf } from "./pdf-helpers.js";
 
@@ -427,6 +427,21 @@ describe.skipIf(missing("pdflatex", "pdftotext"))("pdf: a two-column LaTeX paper
       return !doc.elements.some((e) => e.page === w.page && e.box && boxContains(e.box, box, 0.01) && e.text.replace(/\s/g, "").includes(w.text));
     });
     expect(missed.map((w) => w.text)).toEqual([]);
+  }, 120_000);
+});
+
+describe.skipIf(missing("groff", "ps2pdf", "pdftotext"))("pdf: a manual page distilled by Ghostscript", () => {
+  it("reads every word poppler reads as a word of its own (spaces Ghostscript spells as character spacing)", async () => {
+    const body = Array.from({ length: 12 }, (_, i) => `.TP\n.B \\-\\-option${i}\n${randomProse(i + 3, 40)}. A new archive is written as a login shell would.`).join("\n");
+    const bytes = await ghostscriptManPdf(`.TH TOOL 1 "July 2026" "Tool 1.0" "Tool Manual"\n.SH NAME\ntool \\- does things\n.SH OPTIONS\n${body}\n`);
+    const doc = await parsePdf(bytes);
+    const oracle = await popplerWords(bytes);
+    const tokens = new Set(doc.elements.flatMap((e) => e.text.split(/\s+/).map((t) => `${e.page}|${t}`)));
+    // Words hyphenated at a line end are joined by the engine; their halves are no tokens.
+    const missed = oracle.words.filter((w) => !w.text.endsWith("-") && !tokens.has(`${w.page}|${w.text}`) && !oracle.words.some((v) => v.page === w.page && v.text.endsWith("-") && v.y0 < w.y0 && tokens.has(`${w.page}|${v.text.slice(0, -1)}${w.text}`)));
+    expect(oracle.words.length).toBeGreaterThan(500);
+    expect(missed.map((w) => w.text)).toEqual([]);
+    expect(doc.elements.some((e) => e.text.includes("A new archive is written as a login shell would."))).toBe(true);
   }, 120_000);
 });
 

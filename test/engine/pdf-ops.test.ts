@@ -67,6 +67,19 @@ describe("walkOperators: text", () => {
     expect(run.fontSize).toBeCloseTo(20);
   });
 
+  it("reads Ghostscript's word spaces spelt as character spacing, and keeps tracked text one word", () => {
+    const show = (tc: number, glyphs: unknown[]) =>
+      walk([OPS.beginText, OPS.setFont, OPS.setCharSpacing, OPS.showText], [null, ["f1", 10], [tc], [glyphs]]).runs.map((x) => x.text);
+    // `2.5 Tc [(da) 250 (sal)] TJ`: a space after every glyph but the one pulled back.
+    expect(show(2.5, [glyph("d"), glyph("a"), 250, glyph("s"), glyph("a"), glyph("l")])).toEqual(["d", "as", "a", "l"]);
+    // `3.7 Tc (wa) Tj`: two glyphs a space apart ("ne|w a|rchive").
+    expect(show(3.7, [glyph("w"), glyph("a")])).toEqual(["w", "a"]);
+    // A heading tracked by 0.3 em: one word.
+    expect(show(3, [glyph("T"), glyph("I"), glyph("T"), glyph("L"), glyph("E")])).toEqual(["TITLE"]);
+    // Ordinary character spacing never splits.
+    expect(show(0.5, [glyph("a"), glyph("b")])).toEqual(["ab"]);
+  });
+
   it("turns ligature glyphs into their letters", () => {
     const r = walk([OPS.beginText, OPS.setFont, OPS.showText], [null, ["f1", 10], [[glyph("\ufb01", 550), glyph("x")]]], true);
     expect(r.runs[0]!.text).toBe("fix");

@@ -328,6 +328,16 @@ export async function latexPdf(source: string): Promise<Uint8Array> {
   }
 }
 
+/**
+ * Typesets a manual page the test wrote with groff (PostScript) and distills it with
+ * Ghostscript's ps2pdf, the path every PostScript-printing program's PDFs take.
+ */
+export async function ghostscriptManPdf(manSource: string): Promise<Uint8Array> {
+  const { execFileSync } = await import("node:child_process");
+  const ps = execFileSync("groff", ["-man", "-Tps"], { input: manSource, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+  return new Uint8Array(execFileSync("ps2pdf", ["-", "-"], { input: ps, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }));
+}
+
 /** Prints an HTML page to PDF with headless Chromium (Skia's PDF backend: CID and Type 3 fonts). */
 export async function chromiumPdf(html: string): Promise<Uint8Array> {
   const { execFileSync } = await import("node:child_process");

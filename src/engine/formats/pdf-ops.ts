@@ -262,14 +262,34 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       }
       runs.push(run);
     };
+    // Ghostscript spells word spaces as character spacing: `2.5 Tc [(da) 250 (sal)] TJ`
+    // is "d as a l" — Tc opens a space after every glyph and TJ pulls back the ones that
+    // are none. A Tc gap still open is a word break where TJ pulls some back, or in a
+    // string of three glyphs or fewer; a longer string under a wide Tc and nothing pulled
+    // back is letter-spaced (tracked) text, one word.
+    const tc = gs.charSpacing * gs.dir;
+    let tcBreaks = !vertical && tc > 0.15 * size;
+    if (tcBreaks) {
+      let letters = 0;
+      let pulled = false;
+      for (const g of glyphs) {
+        if (typeof g !== "number") letters++;
+        else if (Math.abs((spacingDir * g * size) / 1000 + tc) <= 0.05 * size) pulled = true;
+      }
+      tcBreaks = pulled || letters <= 3;
+    }
+    let slack = 0;
     for (const g of glyphs) {
       if (typeof g === "number") {
         const adv = (spacingDir * g * size) / 1000;
         // A TJ gap wider than ~0.15 em is a word break the text never spelt out.
         if (!vertical && adv > 0.15 * size) flush();
         acc += adv;
+        slack += adv;
         continue;
       }
+      if (tcBreaks && slack > 0.15 * size) flush();
+      slack = tcBreaks ? gs.charSpacing * gs.dir : 0;
       const spacing = (g.isSpace ? gs.wordSpacing : 0) + gs.charSpacing;
       let width = g.width;
       if (vertical) width = g.vmetric ? -(g.vmetric[0] ?? 0) : width;
