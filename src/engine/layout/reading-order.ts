@@ -81,15 +81,18 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
       out.push(...[...region].sort(byRow));
       return;
     }
-    // Merge runs of bands whose column gutters overlap.
+    // Merge runs of bands whose column gutters overlap. A band with no gutter of its own
+    // (one paragraph, one bullet) joins when it stays on one side of the run's gutters:
+    // the left column's next paragraph beside a table's rows is still the left column.
     const groups: T[][] = [];
     let prevGutters: Gap[] = [];
     for (const band of bands) {
       const gutters = gaps(band, "x", minGutter);
       const last = groups[groups.length - 1];
-      if (last && gutters.length > 0 && prevGutters.length > 0 && shareGutter(prevGutters, gutters)) {
+      const oneSided = gutters.length === 0 ? narrowBy(prevGutters, band, minGutter) : undefined;
+      if (last && prevGutters.length > 0 && (gutters.length > 0 ? shareGutter(prevGutters, gutters) : oneSided !== undefined)) {
         last.push(...band);
-        prevGutters = intersect(prevGutters, gutters);
+        prevGutters = gutters.length > 0 ? intersect(prevGutters, gutters) : oneSided!;
       } else {
         groups.push([...band]);
         prevGutters = gutters;
@@ -133,6 +136,27 @@ function columnBreaks<T extends Rect>(region: readonly T[], cuts: readonly Gap[]
 /** Whether some box of `a` and some box of `b` share a stretch of the vertical axis. */
 function sideBySide(a: readonly Rect[], b: readonly Rect[]): boolean {
   return a.some((r) => b.some((q) => Math.min(r.y1, q.y1) - Math.max(r.y0, q.y0) > 0));
+}
+
+/**
+ * The gutters still open once `band` is placed, when its boxes keep to one side of each
+ * (reaching into a gutter narrows it); undefined when a box spans one from side to side
+ * or leaves it no wider than `min` (a page number centred between two columns).
+ */
+function narrowBy(gutters: readonly Gap[], band: readonly Rect[], min: number): Gap[] | undefined {
+  const out: Gap[] = [];
+  for (const g of gutters) {
+    let { from, to } = g;
+    for (const b of band) {
+      if (b.x1 <= from || b.x0 >= to) continue;
+      if (b.x0 < from && b.x1 >= to) return undefined;
+      if ((b.x0 + b.x1) / 2 < (from + to) / 2) from = Math.max(from, b.x1);
+      else to = Math.min(to, b.x0);
+    }
+    if (to - from <= min) return undefined;
+    out.push({ from, to });
+  }
+  return out;
 }
 
 function shareGutter(a: readonly Gap[], b: readonly Gap[]): boolean {

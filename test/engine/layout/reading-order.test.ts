@@ -15,6 +15,26 @@ describe("readingOrder", () => {
     expect(readingOrder(items).map((b) => b.id)).toEqual(["T", "L1", "L2", "R1", "R2"]);
   });
 
+  it("reads a slide's text column whole beside a table, though its paragraphs fall between the table's rows", () => {
+    // A title box reaching over the table; body paragraphs whose rows never line up
+    // with the cells' (no band of its own has a gutter).
+    const items = [
+      box("T", 43, 28, 557, 79),
+      box("B1", 43, 134, 263, 155),
+      box("C1", 511, 133, 573, 154),
+      box("B2", 60, 156, 307, 177),
+      box("B3", 43, 178, 366, 220),
+      box("C2", 511, 181, 562, 202),
+      box("C3", 511, 229, 564, 250),
+    ];
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["T", "B1", "B2", "B3", "C1", "C2", "C3"]);
+  });
+
+  it("still reads two columns as columns when a page number sits in the gutter under them", () => {
+    const items = [box("L1", 74, 100, 309, 200), box("R1", 319, 100, 554, 200), box("L2", 74, 210, 309, 300), box("R2", 319, 210, 554, 320), box("N", 312, 654, 317, 663)];
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["L1", "L2", "R1", "R2", "N"]);
+  });
+
   it("returns to full width after a two-column band", () => {
     const items = [box("L", 50, 100, 300, 200), box("R", 310, 100, 560, 200), box("F", 50, 220, 560, 260), box("L3", 50, 280, 300, 300), box("R3", 310, 280, 560, 300)];
     expect(readingOrder(items).map((b) => b.id)).toEqual(["L", "R", "F", "L3", "R3"]);
