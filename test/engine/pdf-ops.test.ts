@@ -72,10 +72,18 @@ describe("walkOperators: text", () => {
       walk([OPS.beginText, OPS.setFont, OPS.setCharSpacing, OPS.showText], [null, ["f1", 10], [tc], [glyphs]]).runs.map((x) => x.text);
     // `2.5 Tc [(da) 250 (sal)] TJ`: a space after every glyph but the one pulled back.
     expect(show(2.5, [glyph("d"), glyph("a"), 250, glyph("s"), glyph("a"), glyph("l")])).toEqual(["d", "as", "a", "l"]);
-    // `3.7 Tc (wa) Tj`: two glyphs a space apart ("ne|w a|rchive").
-    expect(show(3.7, [glyph("w"), glyph("a")])).toEqual(["w", "a"]);
-    // A heading tracked by 0.3 em: one word.
+    // `(ne) Tj 3.7 Tc (wa) Tj`: two glyphs a space apart, carrying on a word ("ne|w a|rchive").
+    const carried = walk(
+      [OPS.beginText, OPS.setFont, OPS.showText, OPS.setCharSpacing, OPS.showText],
+      [null, ["f1", 10], [[glyph("n"), glyph("e")]], [3.7], [[glyph("w"), glyph("a")]]],
+    ).runs.map((x) => x.text);
+    // Runs of separate text operators meet without a gap (the line reads "new a").
+    expect(carried).toEqual(["ne", "w", "a"]);
+    // Tracked text: a heading at 0.3 em, a kerning pair that happens to pull back about
+    // as much as Tc, a CJK label set apart: one word each.
     expect(show(3, [glyph("T"), glyph("I"), glyph("T"), glyph("L"), glyph("E")])).toEqual(["TITLE"]);
+    expect(show(1.6, [glyph("A"), 120, glyph("V"), glyph("A"), glyph("I"), glyph("L")])).toEqual(["AVAIL"]);
+    expect(show(10, [glyph("\u59d3"), glyph("\u540d")])).toEqual(["\u59d3\u540d"]);
     // Ordinary character spacing never splits.
     expect(show(0.5, [glyph("a"), glyph("b")])).toEqual(["ab"]);
   });

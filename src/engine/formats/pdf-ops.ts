@@ -3,6 +3,9 @@ import { fontStyle, type FontStyle } from "./pdf-fonts.js";
 import { lightColour, MARKER_MAX_DATA, markerShape, pathSegments, type MarkerShape } from "./pdf-paths.js";
 import type { RawImage } from "./pdf-png.js";
 
+/** CJK ideographs, kana and hangul: set apart by Tc, they stay one word. */
+const CJK_GLYPH = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+
 /**
  * One pass over a pdfjs operator list, replaying what pdfjs' canvas renderer does with
  * the graphics and text state, without drawing: text runs with exact glyph advances
@@ -263,20 +266,29 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       runs.push(run);
     };
     // Ghostscript spells word spaces as character spacing: `2.5 Tc [(da) 250 (sal)] TJ`
-    // is "d as a l" — Tc opens a space after every glyph and TJ pulls back the ones that
-    // are none. A Tc gap still open is a word break where TJ pulls some back, or in a
-    // string of three glyphs or fewer; a longer string under a wide Tc and nothing pulled
-    // back is letter-spaced (tracked) text, one word.
+    // is "d as a l" — Tc opens a space after every glyph and TJ pulls back, exactly, the
+    // ones that are none. A Tc gap left open is a word break where TJ pulls one back
+    // between two glyphs, or in a string of three glyphs or fewer: Ghostscript cuts its
+    // strings at every such gap (`ne` `(wa)` `rchive`, `55 Tc (bB) Tj` for a tag and its
+    // description). Longer text under a wide Tc is letter-spaced (a tracked heading):
+    // one word, as is CJK set apart. A tracked word of three letters or fewer shown on
+    // its own reads letter by letter: Ghostscript's strings look just like it.
     const tc = gs.charSpacing * gs.dir;
     let tcBreaks = !vertical && tc > 0.15 * size;
     if (tcBreaks) {
       let letters = 0;
       let pulled = false;
-      for (const g of glyphs) {
-        if (typeof g !== "number") letters++;
-        else if (Math.abs((spacingDir * g * size) / 1000 + tc) <= 0.05 * size) pulled = true;
+      let cjk = false;
+      for (let i = 0; i < glyphs.length; i++) {
+        const g = glyphs[i]!;
+        if (typeof g !== "number") {
+          letters++;
+          if (CJK_GLYPH.test(g.unicode)) cjk = true;
+        } else if (letters > 0 && i + 1 < glyphs.length && typeof glyphs[i + 1] !== "number" && Math.abs((spacingDir * g * size) / 1000 + tc) <= 0.01 * size) {
+          pulled = true;
+        }
       }
-      tcBreaks = pulled || letters <= 3;
+      tcBreaks = !cjk && (pulled || letters <= 3);
     }
     let slack = 0;
     for (const g of glyphs) {

@@ -13,8 +13,8 @@ export interface AlignedTableOptions {
  * Tables drawn without any rules: consecutive rows, each cut by wide gaps into several
  * line segments, whose segments line up in columns. Conservative on purpose — three or
  * more columns and three or more full rows — so two-column prose (two segments a row)
- * and label/value pairs never qualify, nor columns of prose (most pieces long runs of
- * words). Returns the tables and the lines they took.
+ * and label/value pairs never qualify, nor columns of prose (most rows nothing but long
+ * runs of words). Returns the tables and the lines they took.
  */
 export function findAlignedTables(lines: readonly Line[], options: AlignedTableOptions = {}): { tables: GridTable[]; used: Set<Line> } {
   const { minRows = 3, minCols = 3 } = options;
@@ -43,9 +43,10 @@ export function findAlignedTables(lines: readonly Line[], options: AlignedTableO
     i = j + 1;
     if (run.filter((r) => r.length >= minCols).length < minRows) continue;
     const segs = run.flat();
-    // Columns of prose (a three-column newsletter) line up too: most of their pieces are
-    // long runs of words, where a table has a short cell in most columns.
-    if (segs.filter((s) => s.text.split(/\s+/).length >= 4 && s.x1 - s.x0 > 10 * s.fontSize).length >= 0.6 * segs.length) continue;
+    // Columns of prose (a three-column newsletter) line up too: in most of their rows
+    // every piece is a long run of words, where a table's rows have a short cell.
+    const long = (s: Line): boolean => s.text.split(/\s+/).length >= 4 && s.x1 - s.x0 > 10 * s.fontSize;
+    if (run.filter((r) => r.every(long)).length >= 0.6 * run.length) continue;
     const region = {
       x0: Math.min(...segs.map((s) => s.x0)) - 1,
       x1: Math.max(...segs.map((s) => s.x1)) + 1,

@@ -87,40 +87,55 @@ const flowKinds = new Set<BlockKind>(["text", "list", "title", "table", "code", 
  * Running text set further in than the margin zone (LaTeX's article class puts the page
  * number a sixth of the page up, a report's running head and number an eighth down): the
  * first row of blocks of a page, or its last, in the outer quarter and no larger than
- * body text. A lone number there that counts up with the pages, or other text found there
- * again (digits aside), on `minPages` pages (two at least) is a page number, or a header
- * or footer. Chapter titles that open pages are larger, so they stay titles.
+ * body text, unless running text was found nearer the edge. A lone number there that
+ * counts up with the pages, or other text found again in the same slot (digits aside),
+ * on `minPages` pages (two at least) is a page number, or a header or footer. Chapter
+ * titles that open pages are larger, bold or numbered (`Chapter 2` with no page number
+ * beside it), so they stay titles.
  */
 function markDeepRunning(pages: readonly PageLayout[], minPages: number): void {
   const sizes = new Map<number, number>();
   for (const p of pages) for (const b of p.blocks) if (b.kind === "text") sizes.set(b.fontSize, (sizes.get(b.fontSize) ?? 0) + b.text.length);
   let body = 0;
   for (const [size, n] of sizes) if (n > (sizes.get(body) ?? 0)) body = size;
-  const numbers = new Map<string, Block[]>();
-  const texts = new Map<string, Block[]>();
+  const numbers = new Map<string, { page: number; block: Block }[]>();
+  const texts = new Map<string, { page: number; block: Block }[]>();
+  const pageNo = (b: Block): RegExpExecArray | null => /^[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
   for (const p of pages) {
     const free = p.blocks.filter((b) => b.kind === "text");
     if (free.length === 0) continue;
     const first = free.reduce((a, b) => (b.y0 < a.y0 ? b : a));
     const last = free.reduce((a, b) => (b.y1 > a.y1 ? b : a));
+    // Running text already found nearer the edge: what follows it is the page's content.
+    const furniture = p.blocks.filter((b) => b.kind === "header" || b.kind === "footer" || b.kind === "page-number");
     const rows = [
-      ["top", free.filter((b) => b.y0 < first.y1 && b.y1 <= 0.25 * p.height)],
-      ["bottom", free.filter((b) => b.y1 > last.y0 && b.y0 >= 0.75 * p.height)],
+      ["top", furniture.some((b) => b.y1 <= first.y0) ? [] : free.filter((b) => b.y0 < first.y1 && b.y1 <= 0.25 * p.height)],
+      ["bottom", furniture.some((b) => b.y0 >= last.y1) ? [] : free.filter((b) => b.y1 > last.y0 && b.y0 >= 0.75 * p.height)],
     ] as const;
     for (const [zone, row] of rows) {
+      const numbered = row.some((b) => pageNo(b));
       for (const b of row) {
         if (b.fontSize > 1.05 * body) continue;
-        const m = /^[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
-        const [map, key] = m ? [numbers, `${zone}|${Number(m[1]) - p.number}`] : [texts, `${zone}|${normalise(b.text)}`];
-        map.set(key, [...(map.get(key) ?? []), b]);
+        const m = pageNo(b);
+        if (m) {
+          const key = `${zone}|${Number(m[1]) - p.number}`;
+          numbers.set(key, [...(numbers.get(key) ?? []), { page: p.number, block: b }]);
+          continue;
+        }
+        // A bold line, or a numbered one (`Chapter 2`, `Exercise 3`) with no page number
+        // beside it, opens the page's content; running heads sit in one slot.
+        if (b.bold || (!numbered && NUMBERED_HEADING.test(b.text.trim()))) continue;
+        const key = `${zone}|${Math.round(b.y0 / 2)}|${normalise(b.text)}`;
+        texts.set(key, [...(texts.get(key) ?? []), { page: p.number, block: b }]);
       }
     }
   }
   const enough = Math.max(2, minPages);
-  for (const blocks of numbers.values()) if (blocks.length >= enough) for (const b of blocks) b.kind = "page-number";
-  for (const [key, blocks] of texts) {
-    if (blocks.length < enough) continue;
-    for (const b of blocks) b.kind = key.startsWith("top") ? "header" : "footer";
+  const onPages = (found: readonly { page: number }[]): number => new Set(found.map((f) => f.page)).size;
+  for (const found of numbers.values()) if (onPages(found) >= enough) for (const f of found) f.block.kind = "page-number";
+  for (const [key, found] of texts) {
+    if (onPages(found) < enough) continue;
+    for (const f of found) f.block.kind = key.startsWith("top") ? "header" : "footer";
   }
 }
 
@@ -204,13 +219,16 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
   const candidates: Block[] = [];
   const styleLevel = new Map<string, number>();
   for (const p of pages) {
-    // A table of contents: its entries set without leaders (chapters, in bold) end in
-    // their page number too, and are no more headings than the dotted ones.
-    const contents = p.blocks.some((b) => /(?:\.\s?){5,}\s*(?:\d{1,4}|[ivxlc]{1,6})$/i.test(b.text.trim()));
+    // A table of contents (two dot leaders to a page number or more): its entries set
+    // without leaders (chapters, in bold) end in their page number too, and are no more
+    // headings than the dotted ones.
+    let leaders = 0;
+    for (const b of p.blocks) leaders += b.text.match(/(?:\.\s?){5,}\s*\d{1,4}\b/g)?.length ?? 0;
+    const contents = leaders >= 2;
     for (const b of p.blocks) {
       if (b.kind !== "text" && b.kind !== "list") continue;
       const text = b.text.trim();
-      if (contents && /\S\s+(?:\d{1,4}|[ivxlc]{1,6})$/i.test(text)) continue;
+      if (contents && /\S\s+\d{1,4}$/.test(text)) continue;
       const fromOutline = outlineLevel(text, p.number);
       if (fromOutline !== undefined) {
         b.kind = "title";

@@ -67,11 +67,11 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
     const cuts: number[] = [];
     const weak: Gap[] = [];
     rw.gaps.forEach((g, i) => {
-      if (tocNumber(rows, k, g.at)) return;
       if (gutters.has(g)) {
         cuts.push(g.at);
         return;
       }
+      if (tocNumber(rows, k, g.at)) return;
       if (!g.candidate) return;
       if (g.em >= gutterEm) {
         cuts.push(g.at);
@@ -195,12 +195,21 @@ function overlapShare(a: { y0: number; y1: number }, b: { y0: number; y1: number
 
 const PAGE_NO = /^\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*$/i;
 
-/** Whether `runs[at]` is a page number a dot leader runs up to (`2.1 Setup . . . . 7`). */
+/** Five dots or more (or two ellipses), as a leader draws them. */
+const LEADER = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})$/;
+
+/**
+ * Whether `runs[at]` is a page number a dot leader runs up to (`2.1 Setup . . . . 7`),
+ * last on its row or set well apart from what follows.
+ */
 function leaderToNumber(runs: readonly TextRun[], at: number): boolean {
-  if (!PAGE_NO.test(runs[at]!.text)) return false;
+  const run = runs[at]!;
+  if (!PAGE_NO.test(run.text)) return false;
+  const next = runs[at + 1];
+  if (next && next.x0 - run.x1 < run.fontSize) return false;
   let before = "";
-  for (let i = at - 1; i >= 0 && before.length < 12; i--) before = runs[i]!.text + before;
-  return /(?:[.\u00b7\u2024\u2026]\s*){3,}$/.test(before);
+  for (let i = at - 1; i >= 0 && before.length < 16; i--) before = runs[i]!.text + before;
+  return LEADER.test(before);
 }
 
 /**
@@ -215,8 +224,8 @@ function tocNumber(rows: readonly Row[], k: number, at: number): boolean {
   if (leaderToNumber(runs, at)) return true;
   // The gap before a leader starts.
   let after = "";
-  for (let i = at; i < runs.length && after.length < 12; i++) after += runs[i]!.text;
-  if (/^(?:[.\u00b7\u2024\u2026]\s*){3,}/.test(after)) return true;
+  for (let i = at; i < runs.length && after.length < 16; i++) after += runs[i]!.text;
+  if (/^(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})/.test(after)) return true;
   if (at !== runs.length - 1 || !PAGE_NO.test(runs[at]!.text)) return false;
   const right = runs[at]!.x1;
   for (let j = Math.max(0, k - 3); j <= Math.min(rows.length - 1, k + 3); j++) {
@@ -254,8 +263,9 @@ const GUTTER_REACH = 40;
 /**
  * The gaps that are column gutters: a strip at least `minEm` font sizes wide, empty down
  * {@link GUTTER_ROWS} or more rows that have text on both sides of it, at least two of
- * them with a stretch of {@link GUTTER_SIDE_EM} font sizes of text on each side reaching
- * to within a font size of the strip. LaTeX sets
+ * them with a stretch of {@link GUTTER_SIDE_EM} font sizes of text on each side, and text
+ * on such rows reaching to within a font size of the strip twice on one side and once on
+ * the other. LaTeX sets
  * two columns one em apart and CSS columns default to one em, narrower than a line cut
  * needs elsewhere; the word spaces of prose never line up like that, and a list's
  * markers have no such stretch on their left.
@@ -297,10 +307,14 @@ function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
           lined.push(best);
         }
       }
-      // Two rows at least where text hugs the strip from both sides: a strip that only
-      // threads the wide gaps after short lines and one word space is no gutter.
-      const tight = lined.filter((h) => seeds.has(h) && h.to - h.from <= hi - lo + g.size);
-      if (lined.length < GUTTER_ROWS || tight.length < 2) continue;
+      // Text hugging the strip, within a font size, on rows with a long stretch on both
+      // sides: on one side twice at least, on the other once (a ragged column's edge). A
+      // strip that only threads the wide gaps after short lines and one word space is no
+      // gutter.
+      const strong = lined.filter((h) => seeds.has(h));
+      const left = strong.filter((h) => h.from >= lo - g.size).length;
+      const right = strong.filter((h) => h.to <= hi + g.size).length;
+      if (lined.length < GUTTER_ROWS || strong.length < 2 || Math.min(left, right) < 1 || Math.max(left, right) < 2) continue;
       for (const h of lined) out.add(h);
     }
   }

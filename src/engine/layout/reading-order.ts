@@ -81,23 +81,39 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
       out.push(...[...region].sort(byRow));
       return;
     }
-    // Merge runs of bands whose column gutters overlap. A band with no gutter of its own
-    // (one paragraph, one bullet) joins when it stays on one side of the run's gutters:
-    // the left column's next paragraph beside a table's rows is still the left column.
+    // Merge runs of bands whose column gutters overlap. Bands with no gutter of their own
+    // (one paragraph, one bullet) that keep to one side of the run's gutters join it when
+    // a band with the gutter follows them: the left column's paragraphs between a table's
+    // rows are still the left column, while a salutation under a letter's two-column head
+    // is read after it.
     const groups: T[][] = [];
     let prevGutters: Gap[] = [];
+    let held: T[] = [];
+    let heldGutters: Gap[] = [];
+    const release = (): void => {
+      if (held.length) groups.push(held);
+      held = [];
+    };
     for (const band of bands) {
       const gutters = gaps(band, "x", minGutter);
       const last = groups[groups.length - 1];
-      const oneSided = gutters.length === 0 ? narrowBy(prevGutters, band, minGutter) : undefined;
-      if (last && prevGutters.length > 0 && (gutters.length > 0 ? shareGutter(prevGutters, gutters) : oneSided !== undefined)) {
-        last.push(...band);
-        prevGutters = gutters.length > 0 ? intersect(prevGutters, gutters) : oneSided!;
-      } else {
-        groups.push([...band]);
-        prevGutters = gutters;
+      if (last && prevGutters.length > 0 && gutters.length > 0 && shareGutter(held.length ? heldGutters : prevGutters, gutters)) {
+        last.push(...held, ...band);
+        prevGutters = intersect(held.length ? heldGutters : prevGutters, gutters);
+        held = [];
+        continue;
       }
+      const oneSided = last && prevGutters.length > 0 && gutters.length === 0 ? narrowBy(held.length ? heldGutters : prevGutters, band, minGutter) : undefined;
+      if (oneSided) {
+        held.push(...band);
+        heldGutters = oneSided;
+        continue;
+      }
+      release();
+      groups.push([...band]);
+      prevGutters = gutters;
     }
+    release();
     if (groups.length === 1 && groups[0]!.length === region.length && bands.length > 1) {
       // Everything merged into one columnar group: its gutter intersection is a real cut.
       const cuts = columnBreaks(region, gaps(region, "x", 0));

@@ -102,4 +102,23 @@ describe("finishDocument", () => {
     const titles = finishDocument([p]).filter((l) => l.block.kind === "title").map((l) => l.block.text);
     expect(titles).toEqual(["Contents"]);
   });
+
+  it("keeps body-size chapter headings, side-by-side labels and a slide's first paragraph out of running text", () => {
+    const para = (n: number, y: number): TextRun[] => [
+      run(`Body text of page ${n} runs on here, long enough to set the body size and more.`, 80, y),
+      run(`and it keeps going with another line of ordinary prose on the page ${n}.`, 80, y + 12),
+    ];
+    const chapters = finishDocument([1, 2, 3, 4].map((n) => page(n, [run(`Chapter ${n}`, 80, 120, { bold: true }), ...para(n, 150), ...para(n, 400)])));
+    expect(chapters.filter((l) => l.block.text.startsWith("Chapter")).map((l) => l.block.kind)).toEqual(["title", "title", "title", "title"]);
+    const labels = finishDocument([page(1, [run("Option 1", 80, 120, { bold: true }), run("Option 2", 330, 120, { bold: true }), ...para(1, 150)])]);
+    expect(labels.filter((l) => l.block.text.startsWith("Option")).map((l) => l.block.kind)).toEqual(["title", "title"]);
+    // Beamer overlays: the frame title repeats in the margin; the paragraph under it is content.
+    const slide = (n: number): PageLayout => {
+      const runs = [run("Motivation", 20, 10, { fontSize: 14.4, bold: true }), run("We want to parse PDFs quickly and keep their structure.", 20, 50, { fontSize: 11 })];
+      for (let i = 1; i < n; i++) runs.push(run(`Point number ${i} that appears on this overlay.`, 20, 50 + 30 * i, { fontSize: 11 }));
+      return { ...page(n, runs), width: 363, height: 272 };
+    };
+    const overlays = finishDocument([slide(1), slide(2), slide(3)]);
+    expect(overlays.filter((l) => l.block.text.startsWith("We want")).map((l) => l.block.kind)).toEqual(["text", "text", "text"]);
+  });
 });

@@ -100,4 +100,15 @@ describe("buildLines: tables of contents", () => {
     const lines = buildLines(runs).map((l) => l.text.replace(/(?: \.)+/g, " …"));
     expect(lines).toEqual(["1 Getting started 2", "1.1 Install … 3", "1.2 Configure … 4", "1.3 Run … 5"]);
   });
+
+  it("still cuts a column gutter after a line ending in an ellipsis", () => {
+    const runs = [];
+    const left = ["the quick brown fox jumps over the lazy dog and", "then some more words of prose to fill this line", "again we continue with the left column text so", "it goes on and on, and so on and so forth..."];
+    const right = ["right column text starts here with words that", "fill the line and keep on going across the col", "umn until the next line begins with a pronoun", "I think this should be a separate line from left"];
+    left.forEach((t, k) => runs.push(run(t, 50, 100 + 12 * k, { x1: 290 })));
+    right.slice(0, 3).forEach((t, k) => runs.push(run(t, 300, 100 + 12 * k, { x1: 540 })));
+    // The last right line drawn word by word: its first word could be a roman page number.
+    runs.push(run("I", 300, 136, { x1: 304 }), run("think this should be a separate line from left", 307, 136, { x1: 540 }));
+    expect(buildLines(runs).map((l) => l.text)).toEqual(left.flatMap((t, k) => [t, right[k]!]));
+  });
 });

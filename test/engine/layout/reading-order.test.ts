@@ -30,6 +30,14 @@ describe("readingOrder", () => {
     expect(readingOrder(items).map((b) => b.id)).toEqual(["T", "B1", "B2", "B3", "C1", "C2", "C3"]);
   });
 
+  it("reads a line under a two-column head after the head, when no column follows it", () => {
+    // A letter: address left, date right; the salutation and the body come after both.
+    const letter = [box("Addr", 50, 50, 200, 100), box("Date", 450, 50, 560, 62), box("Dear", 50, 130, 120, 142), box("Body", 50, 160, 560, 400)];
+    expect(readingOrder(letter).map((b) => b.id)).toEqual(["Addr", "Date", "Dear", "Body"]);
+    const heading = [box("L", 50, 100, 300, 300), box("R", 310, 100, 560, 300), box("H", 50, 320, 180, 334), box("F", 50, 345, 560, 500)];
+    expect(readingOrder(heading).map((b) => b.id)).toEqual(["L", "R", "H", "F"]);
+  });
+
   it("still reads two columns as columns when a page number sits in the gutter under them", () => {
     const items = [box("L1", 74, 100, 309, 200), box("R1", 319, 100, 554, 200), box("L2", 74, 210, 309, 300), box("R2", 319, 210, 554, 320), box("N", 312, 654, 317, 663)];
     expect(readingOrder(items).map((b) => b.id)).toEqual(["L1", "L2", "R1", "R2", "N"]);

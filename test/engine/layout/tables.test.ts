@@ -112,6 +112,17 @@ describe("findTables: rows and columns nobody ruled", () => {
 });
 
 describe("findAlignedTables", () => {
+  it("keeps a long rule-less table whose middle and last columns hold sentences", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    const runs = [];
+    for (let r = 0; r < 13; r++) {
+      const top = 100 + 14 * r;
+      runs.push(run(`R-${r + 1}`, 50, top), run("The parser reads every page in order", 110, top, { x1: 300 }), run("Checked by the nightly job run", 330, top, { x1: 500 }));
+    }
+    const { tables } = findAlignedTables(buildLines(runs));
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[13, 3]]);
+  });
+
   it("finds a table with no rules from column alignment, and leaves prose alone", async () => {
     const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
     const cells = [
