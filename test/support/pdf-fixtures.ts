@@ -253,7 +253,7 @@ export async function popplerWords(bytes: Uint8Array, password?: string): Promis
     const html = execFileSync("pdftotext", args, { encoding: "utf8", maxBuffer: 1 << 28 });
     const pages: { width: number; height: number }[] = [];
     const words: PopplerWord[] = [];
-    const unescape = (s: string): string => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+    const unescape = (s: string): string => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;|&apos;/g, "'").replace(/&amp;/g, "&");
     for (const pm of html.matchAll(/<page width="([\d.]+)" height="([\d.]+)">([\s\S]*?)<\/page>/g)) {
       pages.push({ width: Number(pm[1]), height: Number(pm[2]) });
       let block = -1;
