@@ -36,3 +36,24 @@ export const ofType = (doc: DraftDocument, type: string): DraftElement[] => doc.
 export function boxContains(outer: NonNullable<DraftElement["box"]>, inner: { x0: number; y0: number; x1: number; y1: number }, tol = 0.006): boolean {
   return inner.x0 >= outer.x0 - tol && inner.y0 >= outer.y0 - tol && inner.x1 <= outer.x1 + tol && inner.y1 <= outer.y1 + tol;
 }
+
+/**
+ * Poppler's words that no element holds: none on the word's page contains the word's
+ * horizontal extent and vertical centre (poppler boxes Type 3 and TeX glyphs by the
+ * font's generous bbox) and has it in its text. `skip` leaves words out of the check.
+ */
+export function wordsNotHeld(
+  doc: DraftDocument,
+  oracle: { pages: { width: number; height: number }[]; words: { page: number; text: string; x0: number; y0: number; x1: number; y1: number }[] },
+  skip: (text: string) => boolean = () => false,
+): string[] {
+  return oracle.words
+    .filter((w) => {
+      if (skip(w.text)) return false;
+      const size = oracle.pages[w.page - 1]!;
+      const cy = (w.y0 + w.y1) / 2 / size.height;
+      const box = { x0: w.x0 / size.width, y0: cy, x1: w.x1 / size.width, y1: cy };
+      return !doc.elements.some((e) => e.page === w.page && e.box && boxContains(e.box, box, 0.01) && e.text.replace(/\s/g, "").includes(w.text));
+    })
+    .map((w) => w.text);
+}

@@ -5,7 +5,7 @@ import { pdfFormat } from "../../src/engine/formats/pdf.js";
 import { parserThreadStats } from "../../src/engine/formats/pdf-thread.js";
 import { buildPdf, chromiumPdf, column, ghostscriptManPdf, latexPdf, operatorBombPdf, popplerWords, prose, randomProse, rawPdf, sofficePdf } from "../support/pdf-fixtures.js";
 import { missing } from "../support/system.js";
-import { boxContains, ofType, parsePdf } from "./pdf-helpers.js";
+import { boxContains, ofType, parsePdf, wordsNotHeld } from "./pdf-helpers.js";
 
 async function codeOf(p: Promise<unknown>): Promise<unknown> {
   try {
@@ -417,16 +417,7 @@ describe.skipIf(missing("pdflatex", "pdftotext"))("pdf: a two-column LaTeX paper
     ]);
     // Every word poppler finds lies in an element holding it (words hyphenated at a line
     // end are joined by the engine, accents drawn over a letter have no text of their own).
-    const oracle = await popplerWords(bytes);
-    const missed = oracle.words.filter((w) => {
-      if (w.text.endsWith("-") || /^[\u00af]+$/.test(w.text)) return false;
-      const size = oracle.pages[w.page - 1]!;
-      // Poppler boxes TeX's glyphs by the font's bbox: compare extent and vertical centre.
-      const cy = (w.y0 + w.y1) / 2 / size.height;
-      const box = { x0: w.x0 / size.width, y0: cy, x1: w.x1 / size.width, y1: cy };
-      return !doc.elements.some((e) => e.page === w.page && e.box && boxContains(e.box, box, 0.01) && e.text.replace(/\s/g, "").includes(w.text));
-    });
-    expect(missed.map((w) => w.text)).toEqual([]);
+    expect(wordsNotHeld(doc, await popplerWords(bytes), (text) => text.endsWith("-") || /^\u00af+$/.test(text))).toEqual([]);
   }, 120_000);
 });
 
@@ -496,15 +487,7 @@ table { border-collapse: collapse; } td, th { border: 1px solid #000; padding: 3
     expect(prosePs.map((e) => e.text.replace(/\s+/g, " "))).toEqual(paragraphs);
     expect(doc.elements.map((e) => e.text)).toContain("中文段落用于测试阅读顺序和字符框。这里还有更多的文字内容。");
     expect(ofType(doc, "Table")[0]?.table?.cells.map((c) => c.text)).toEqual(["Metric", "Value", "Unit", "Speed", "42", "pages/s"]);
-    const oracle = await popplerWords(bytes);
-    const missed = oracle.words.filter((w) => {
-      const size = oracle.pages[w.page - 1]!;
-      // Poppler sizes Type 3 glyphs (Chromium's CJK) by the font's generous bbox: compare
-      // our box with the word's horizontal extent and vertical centre.
-      const cy = (w.y0 + w.y1) / 2 / size.height;
-      const box = { x0: w.x0 / size.width, y0: cy, x1: w.x1 / size.width, y1: cy };
-      return !doc.elements.some((e) => e.page === w.page && e.box && boxContains(e.box, box, 0.01) && e.text.replace(/\s/g, "").includes(w.text));
-    });
-    expect(missed.map((w) => w.text)).toEqual([]);
+    // Poppler sizes Type 3 glyphs (Chromium's CJK) by the font's generous bbox.
+    expect(wordsNotHeld(doc, await popplerWords(bytes))).toEqual([]);
   }, 120_000);
 });

@@ -278,14 +278,25 @@ export async function popplerPageCount(bytes: Uint8Array): Promise<number> {
   return Number(/Pages:\s+(\d+)/.exec(out)?.[1]);
 }
 
+/** Runs `work` in a fresh temp folder, removed afterwards whatever happens. */
+async function inTempDir<T>(prefix: string, work: (dir: string) => T): Promise<T> {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    return work(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Converts an HTML file the test wrote into a PDF with LibreOffice (headless). */
 export async function sofficePdf(html: string, options: { password?: string; name?: string } = {}): Promise<Uint8Array> {
   const { execFileSync } = await import("node:child_process");
-  const { mkdtempSync, writeFileSync, readFileSync, rmSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
+  const { writeFileSync, readFileSync } = await import("node:fs");
   const { join } = await import("node:path");
-  const dir = mkdtempSync(join(tmpdir(), "soffice-"));
-  try {
+  return inTempDir("soffice-", (dir) => {
     const name = options.name ?? "doc";
     writeFileSync(join(dir, `${name}.html`), html);
     const filter: Record<string, { type: string; value: string }> = { ExportBookmarks: { type: "boolean", value: "true" } };
@@ -301,9 +312,7 @@ export async function sofficePdf(html: string, options: { password?: string; nam
       timeout: 120_000,
     });
     return new Uint8Array(readFileSync(join(dir, `${name}.pdf`)));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
@@ -312,20 +321,16 @@ export async function sofficePdf(html: string, options: { password?: string; nam
  */
 export async function latexPdf(source: string): Promise<Uint8Array> {
   const { execFileSync } = await import("node:child_process");
-  const { mkdtempSync, writeFileSync, readFileSync, rmSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
+  const { writeFileSync, readFileSync } = await import("node:fs");
   const { join } = await import("node:path");
-  const dir = mkdtempSync(join(tmpdir(), "latex-"));
-  try {
+  return inTempDir("latex-", (dir) => {
     writeFileSync(join(dir, "doc.tex"), source);
     // Twice: the second pass resolves references (`Table~\ref{...}`).
     for (let pass = 0; pass < 2; pass++) {
       execFileSync("pdflatex", ["-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc.tex"], { cwd: dir, stdio: "ignore", timeout: 60_000 });
     }
     return new Uint8Array(readFileSync(join(dir, "doc.pdf")));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
