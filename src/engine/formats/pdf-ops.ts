@@ -301,7 +301,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         continue;
       }
       if (tcBreaks && slack > 0.15 * size) flush();
-      slack = tcBreaks ? gs.charSpacing * gs.dir : 0;
+      slack = tcBreaks ? tc : 0;
       const spacing = (g.isSpace ? gs.wordSpacing : 0) + gs.charSpacing;
       let width = g.width;
       if (vertical) width = g.vmetric ? -(g.vmetric[0] ?? 0) : width;

@@ -18,13 +18,15 @@ const MATH_SYMBOLS = /[=+\u2212\u00b1\u00d7\u00f7\u2200-\u22ff\u2190-\u21ff\u039
 const horizontal = (r: TextRun): boolean => Math.abs(r.angle) < 2 || Math.abs(r.angle - 360) < 2;
 
 /**
- * Groups runs into lines: runs whose vertical extents overlap by half the smaller height
- * share a baseline. A baseline is then cut at a gap wider than `splitGapEm` font sizes
- * only when the gap is a gutter — wider than `gutterEm`, or lined up with wide gaps on
- * nearby rows (columns, table cells) — so the wide word spaces of justified text in a
- * narrow column do not break lines apart. Runs with a rotated baseline each become their
- * own line (rare: labels, stamps, watermarks). Lines come back top to bottom, then left
- * to right.
+ * Groups runs into lines: a run shares a row with the runs near it when it overlaps each
+ * of them vertically by half the smaller height (see `groupRows`). A row is then cut only
+ * at gutters: a column gutter running down the page, even one narrower than `splitGapEm`
+ * (0.6 of it will do); a gap wider than `gutterEm`; or a gap wider than `splitGapEm`
+ * lined up with wide gaps on nearby rows (columns, table cells) — so the wide word spaces
+ * of justified text in a narrow column do not break lines apart, and a table of
+ * contents' entries keep their page numbers. Runs with a rotated baseline each become
+ * their own line (rare: labels, stamps, watermarks). Lines come back top to bottom, then
+ * left to right.
  */
 export function buildLines(runs: readonly TextRun[], options: LineOptions = {}): Line[] {
   const { splitGapEm = 1.0, gutterEm = 3 } = options;
