@@ -83,6 +83,28 @@ export function finishDocument(pages: readonly PageLayout[], outline: readonly O
 
 const flowKinds = new Set<BlockKind>(["text", "list", "title", "table", "code", "formula", "image", "figure-caption", "table-caption"]);
 
+/** The body text size: the most common font size of prose and list items, by characters. */
+function bodySize(pages: readonly PageLayout[]): number {
+  const sizes = new Map<number, number>();
+  for (const p of pages) {
+    for (const b of p.blocks) {
+      if (b.kind !== "text" && b.kind !== "list") continue;
+      sizes.set(b.fontSize, (sizes.get(b.fontSize) ?? 0) + b.text.length);
+    }
+  }
+  let body = 0;
+  let best = -1;
+  for (const [size, n] of sizes) if (n > best) [body, best] = [size, n];
+  return body;
+}
+
+/** Appends `value` to the list under `key`. */
+function collect<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /**
  * Running text set further in than the margin zone (LaTeX's article class puts the page
  * number a sixth of the page up, a report's running head and number an eighth down): the
@@ -94,10 +116,7 @@ const flowKinds = new Set<BlockKind>(["text", "list", "title", "table", "code", 
  * beside it), so they stay titles.
  */
 function markDeepRunning(pages: readonly PageLayout[], minPages: number): void {
-  const sizes = new Map<number, number>();
-  for (const p of pages) for (const b of p.blocks) if (b.kind === "text") sizes.set(b.fontSize, (sizes.get(b.fontSize) ?? 0) + b.text.length);
-  let body = 0;
-  for (const [size, n] of sizes) if (n > (sizes.get(body) ?? 0)) body = size;
+  const body = bodySize(pages);
   const numbers = new Map<string, { page: number; block: Block }[]>();
   const texts = new Map<string, { page: number; block: Block }[]>();
   const pageNo = (b: Block): RegExpExecArray | null => /^[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
@@ -118,15 +137,13 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number): void {
         if (b.fontSize > 1.05 * body) continue;
         const m = pageNo(b);
         if (m) {
-          const key = `${zone}|${Number(m[1]) - p.number}`;
-          numbers.set(key, [...(numbers.get(key) ?? []), { page: p.number, block: b }]);
+          collect(numbers, `${zone}|${Number(m[1]) - p.number}`, { page: p.number, block: b });
           continue;
         }
         // A bold line, or a numbered one (`Chapter 2`, `Exercise 3`) with no page number
         // beside it, opens the page's content; running heads sit in one slot.
         if (b.bold || (!numbered && NUMBERED_HEADING.test(b.text.trim()))) continue;
-        const key = `${zone}|${Math.round(b.y0 / 2)}|${normalise(b.text)}`;
-        texts.set(key, [...(texts.get(key) ?? []), { page: p.number, block: b }]);
+        collect(texts, `${zone}|${Math.round(b.y0 / 2)}|${normalise(b.text)}`, { page: p.number, block: b });
       }
     }
   }
@@ -192,16 +209,7 @@ function markRunning(pages: readonly PageLayout[], share: number): void {
 
 /** Titles: larger or bold short blocks, levels by style rank; the outline overrides. */
 function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEntry[]): void {
-  const sizes = new Map<number, number>();
-  for (const p of pages) {
-    for (const b of p.blocks) {
-      if (b.kind !== "text" && b.kind !== "list") continue;
-      sizes.set(b.fontSize, (sizes.get(b.fontSize) ?? 0) + b.text.length);
-    }
-  }
-  let body = 0;
-  let best = -1;
-  for (const [size, n] of sizes) if (n > best) [body, best] = [size, n];
+  const body = bodySize(pages);
   // Style rank: bigger first, then bold before regular.
   const styleKey = (b: Block): string => `${b.fontSize}|${b.bold ? 1 : 0}`;
   // Title key → the levels and pages the outline gives it. Matching on the entry's own

@@ -211,7 +211,9 @@ function unruledRowEdges(ys: readonly number[], xs: readonly number[], vs: reado
     const columns = new Map<number, TextRun[]>();
     for (const run of inRow) {
       const col = cuts.filter((x) => x <= (run.x0 + run.x1) / 2).length;
-      columns.set(col, [...(columns.get(col) ?? []), run]);
+      const list = columns.get(col);
+      if (list) list.push(run);
+      else columns.set(col, [run]);
     }
     if (columns.size < 2) continue;
     const lines = [...columns].flatMap(([col, list]) => buildLines(list, { splitGapEm: 1e9 }).map((l) => ({ col, l })));
