@@ -88,6 +88,28 @@ describe("walkOperators: text", () => {
     expect(show(0.5, [glyph("a"), glyph("b")])).toEqual(["ab"]);
   });
 
+  it("boxes an OCR layer's glyphless words with their trailing space, letters spread over the word", () => {
+    // Tesseract's text layer: one string per word, the word and its space stretched (Tz)
+    // over the word's box on the scan; every glyph a blank 0.5 em.
+    const glyphless = fontInfo({ name: "GlyphLessFont", ascent: 1, descent: -0.25 });
+    const r = walkOperators(
+      [OPS.beginText, OPS.setFont, OPS.setTextMatrix, OPS.setHScale, OPS.showText, OPS.moveText, OPS.showText],
+      [null, ["f1", 10], [[1, 0, 0, 1, 100, 700]], [80], [[glyph("W"), glyph("e"), glyph(" ", 500, true)]], [16, 0], [[glyph("g"), glyph("o"), glyph(" ", 500, true)]]],
+      base,
+      { chars: true, removeWatermark: false, maxSegments: 100, font: () => glyphless },
+    );
+    expect(r.runs.map((x) => [x.text, x.x0, x.x1])).toEqual([
+      ["We", 100, 112],
+      ["go", 116, 128],
+    ]);
+    expect(r.runs[0]!.chars).toEqual([
+      { text: "W", x0: 100, x1: 106 },
+      { text: "e", x0: 106, x1: 112 },
+    ]);
+    // Any other font keeps a word's box to its glyphs.
+    expect(walk([OPS.beginText, OPS.setFont, OPS.setTextMatrix, OPS.showText], [null, ["f1", 10], [[1, 0, 0, 1, 100, 700]], [[glyph("W"), glyph("e"), glyph(" ", 500, true)]]]).runs[0]!.x1).toBe(110);
+  });
+
   it("turns ligature glyphs into their letters", () => {
     const r = walk([OPS.beginText, OPS.setFont, OPS.showText], [null, ["f1", 10], [[glyph("\ufb01", 550), glyph("x")]]], true);
     expect(r.runs[0]!.text).toBe("fix");

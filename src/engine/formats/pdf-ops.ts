@@ -78,6 +78,12 @@ export interface FontInfo {
   vertical: boolean;
   ascent: number;
   descent: number;
+  /**
+   * An OCR text layer's glyphless font (Tesseract's `GlyphLessFont`, which OCRmyPDF and
+   * most "searchable PDF" tools embed): every glyph is a blank 0.5 em, and each word is
+   * stretched (`Tz`) so that it and its trailing space span the word's box on the scan.
+   */
+  glyphless: boolean;
 }
 
 interface Glyph {
@@ -212,10 +218,13 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
     let end = 0;
     let charStarts: number[] | undefined;
     let charEnds: number[] | undefined;
+    // In an OCR layer's glyphless font a word's box ends where its trailing space does.
+    const glyphless = font.glyphless;
+    let spaceEnd = 0;
     const flush = (): void => {
       pendingSpace = false;
       if (!text) return;
-      if (!watermarkish) emit(text, start, end, charStarts, charEnds);
+      if (!watermarkish) emit(text, start, glyphless && spaceEnd > end ? spaceEnd : end, charStarts, charEnds);
       text = "";
       charStarts = undefined;
       charEnds = undefined;
@@ -256,9 +265,12 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         const list: RunChar[] = [];
         const glyphsText = [...str];
         const n = Math.min(glyphsText.length, cs.length);
+        // Glyphless OCR glyphs are evenly spaced guesses: spread them over the word's box.
+        const from = cs[0] ?? u0;
+        const stretch = glyphless && n > 0 && ce[n - 1]! > from ? (u1 - u0) / (ce[n - 1]! - from) : 1;
         for (let i = 0; i < n; i++) {
-          const a = m[0] * (x + cs[i]! * hScale) + m[4] + m[2] * baseY;
-          const b = m[0] * (x + ce[i]! * hScale) + m[4] + m[2] * baseY;
+          const a = m[0] * (x + (u0 + (cs[i]! - from) * stretch) * hScale) + m[4] + m[2] * baseY;
+          const b = m[0] * (x + (u0 + (ce[i]! - from) * stretch) * hScale) + m[4] + m[2] * baseY;
           list.push({ text: glyphsText[i]!, x0: Math.min(a, b), x1: Math.max(a, b) });
         }
         run.chars = list;
@@ -325,7 +337,10 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       if (code === 32 || (!ascii && (!u || WHITESPACE.test(u)))) {
         // A wide space is layout (alignment), not a word break: end the run there.
         if (advance > 0.8 * size) flush();
-        else if (text) pendingSpace = true;
+        else if (text) {
+          pendingSpace = true;
+          spaceEnd = acc + advance;
+        }
         acc += advance;
         continue;
       }
@@ -524,6 +539,9 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
   return { runs, segments, images, textChars, markers };
 }
 
+/** Tesseract's invisible OCR font, as embedded by it and by tools built on it. */
+const GLYPHLESS_FONT = /glyphless/i;
+
 /** Style and metrics of a pdfjs font object (from `commonObjs`). */
 export function fontInfo(obj: unknown): FontInfo {
   const f = (obj ?? {}) as {
@@ -542,5 +560,6 @@ export function fontInfo(obj: unknown): FontInfo {
   if (f.italic) style.italic = true;
   const ascent = Number.isFinite(f.ascent) && f.ascent! > 0.5 && f.ascent! <= 1.2 ? f.ascent! : 0.8;
   const descent = Number.isFinite(f.descent) && f.descent! < 0 && f.descent! >= -0.5 ? f.descent! : -0.2;
-  return { style, matrix: f.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0], vertical: f.vertical === true, ascent, descent };
+  const glyphless = GLYPHLESS_FONT.test(f.name ?? "");
+  return { style, matrix: f.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0], vertical: f.vertical === true, ascent, descent, glyphless };
 }
