@@ -261,13 +261,19 @@ function finishCell(cell: GridCell & { runs: TextRun[] }): GridCell {
   return { ...rest, text: text.trim() };
 }
 
+/** Text that draws a vertical rule: bars, box-drawing verticals. */
+const TEXT_RULE = /^[|¦│┃║]+$/;
+
 /** Columns from text alignment between horizontal rules (booktabs tables). */
 export function alignedTable(region: Rect, rules: number[], runs: readonly TextRun[], used: Set<TextRun>): GridTable | undefined {
-  const inside = runs.filter((r) => {
+  const within = runs.filter((r) => {
     const cx = (r.x0 + r.x1) / 2;
     const cy = (r.y0 + r.y1) / 2;
     return cx >= region.x0 - 2 && cx <= region.x1 + 2 && cy > region.y0 && cy < region.y1;
   });
+  // A bar standing alone between cells is a rule spelt in text (`a | b`, or an OCR layer
+  // reading a drawn rule): it separates cells and is no cell's text.
+  const inside = within.filter((r) => !TEXT_RULE.test(r.text));
   if (inside.length < 2) return undefined;
   // Inside a table every clear gap is a cell edge: no need to tell gutters from word spaces.
   const segs = buildLines(inside, { splitGapEm: 0.8, gutterEm: 0.8 });
@@ -315,7 +321,7 @@ export function alignedTable(region: Rect, rules: number[], runs: readonly TextR
     if (filled >= 2) multi++;
   }
   if (multi < Math.ceil(nRows / 2)) return undefined;
-  for (const run of inside) used.add(run);
+  for (const run of within) used.add(run);
   return readingColumns({ ...region, rows: nRows, cols: nCols, cells: cells.map(finishCell) });
 }
 

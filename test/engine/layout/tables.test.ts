@@ -142,6 +142,66 @@ describe("findAlignedTables", () => {
   });
 });
 
+describe("findAlignedTables: beside prose, headers, bars", () => {
+  // A two-column page: prose on the left on the same baselines as a table on the right.
+  const proseLine = (top: number) => run("each page is read as a stream of glyphs with positions", 50, top, { x1: 290 });
+  const tableRows = [
+    ["Configuration", "Recall", "MRR"],
+    ["Fixed windows", "0.61", "0.48"],
+    ["Hierarchy-aware", "0.74", "0.59"],
+    ["Hierarchy + tables", "0.79", "0.63"],
+  ];
+  const tableRuns = (header = true) =>
+    tableRows.slice(header ? 0 : 1).flatMap((cells, r) => cells.map((text, c) => run(text, [320, 430, 490][c]!, 200 + 12 * (r + (header ? 0 : 1)))));
+
+  it("leaves a column of prose beside a rule-less table out of it", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    const prose = [164, 176, 188, 200, 212, 224, 236, 248, 260].map(proseLine);
+    const { tables, used } = findAlignedTables(buildLines([...prose, ...tableRuns()]));
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[4, 3]]);
+    expect(tables[0]!.cells.filter((c) => c.col === 1).map((c) => c.text)).toEqual(tableRows.map((r) => r[0]));
+    expect([...used].some((l) => l.text.startsWith("each page"))).toBe(false);
+  });
+
+  it("keeps a table's own column of notes, which ends with the table", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    const runs = [0, 1, 2, 3].flatMap((r) => [run(`R-${r}`, 50, 100 + 12 * r), run(`${r * 7}`, 110, 100 + 12 * r), run("checked by the nightly job every day", 160, 100 + 12 * r, { x1: 360 })]);
+    const paragraph = run("a paragraph under the table, as wide as the page is", 50, 160, { x1: 360 });
+    const { tables } = findAlignedTables(buildLines([...runs, paragraph]));
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[4, 3]]);
+  });
+
+  it("takes in a header row that reads as one line, and not a caption above", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    // Word boxes of an OCR layer over a booktabs table (9 pt): the header's gaps, each
+    // under two em, leave it one line; the body's right-aligned numbers stand apart.
+    const at = (text: string, x0: number, x1: number, top: number) => run(text, x0, top, { x1, fontSize: 9, y1: top + 9 });
+    const header = [at("Region", 250.6, 280.1, 295.5), at("Q1", 295, 306.2, 295.5), at("Q2", 321.8, 333.6, 295.5), at("Q3", 348.7, 360.5, 295.5)];
+    const body = [
+      ["North", "120", "135", "150"],
+      ["South", "98", "101", "110"],
+      ["East", "143", "150", "149"],
+      ["West", "87", "92", "99"],
+    ].flatMap((cells, r) => [at(cells[0]!, 250.6, 250.6 + 5 * cells[0]!.length, 307.8 + 12 * r), ...cells.slice(1).map((text, c) => at(text, [306.7, 333.6, 360.5][c]! - 4.5 * text.length, [306.7, 333.6, 360.5][c]!, 307.8 + 12 * r))]);
+    expect(buildLines(header)).toHaveLength(1);
+    const headed = findAlignedTables(buildLines([...header, ...body]));
+    expect(headed.tables.map((t) => [t.rows, t.cols])).toEqual([[5, 4]]);
+    expect(headed.tables[0]!.cells.filter((c) => c.row === 1).map((c) => c.text)).toEqual(["Region", "Q1", "Q2", "Q3"]);
+    const captioned = findAlignedTables(buildLines([at("Table 2: Revenue by region", 250.6, 360, 295.5), ...body]));
+    expect(captioned.tables.map((t) => [t.rows, t.cols])).toEqual([[4, 4]]);
+    expect([...captioned.used].some((l) => l.text.startsWith("Table 2"))).toBe(false);
+  });
+
+  it("reads a bar standing between cells as a rule, not as text", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    // An OCR layer reads a drawn rule as "|", 0.6 em from the words either side.
+    const runs = tableRuns().filter((r) => r.text !== "MRR");
+    runs.push(run("|", 473, 200), run("MRR", 484, 200));
+    const { tables } = findAlignedTables(buildLines(runs));
+    expect(tables[0]!.cells.filter((c) => c.row === 1).map((c) => c.text)).toEqual(["Configuration", "Recall", "MRR"]);
+  });
+});
+
 describe("findTables: right-to-left tables", () => {
   // A Hebrew word as drawn (letters right to left).
   const drawn = (logical: string, x: number, top: number) => run([...logical].reverse().join(""), x, top);
