@@ -1,4 +1,5 @@
 import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js";
+import { isCaption } from "./captions.js";
 import { isCjk, overlap, type Block, type Line } from "./types.js";
 
 /** A list marker at the start of a line: bullets, `1.`, `1)`, `(a)`, `iv.`, `①`, `一、`. */
@@ -99,8 +100,21 @@ function startsParagraph(b: Block, line: Line, rtl = false): boolean {
   // First-line indent of a new paragraph.
   if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs) return true;
   // A short line ending a sentence closes its paragraph.
-  if (b.lines.length >= 2 && endOf(b, rtl) - endOf(last, rtl) > 0.15 * (b.x1 - b.x0) && SENTENCE_END.test(last.text.trimEnd())) return true;
+  if (b.lines.length >= 2 && endOf(b, rtl) - endOf(last, rtl) > 0.15 * (b.x1 - b.x0) && endsSentence(last)) return true;
+  // A caption is a paragraph of its own, ended by its first short line, even without a
+  // full stop (`Table 1: Budget by quarter`, then the body text flush under it). A label
+  // alone on its line (`Figure 3`) and centred captions keep their next line.
+  if (Math.abs(start - startOf(last, rtl)) < 0.5 * fs && endOf(line, rtl) - endOf(last, rtl) > 0.15 * (Math.max(b.x1, line.x1) - Math.min(b.x0, line.x0)) && isCaption(first.text) && first.text.split(/\s+/).length >= 3) return true;
   return false;
+}
+
+/** Whether a line ends a sentence, a footnote mark after the full stop (`…end.¹`) aside. */
+function endsSentence(line: Line): boolean {
+  const text = line.text.trimEnd();
+  if (SENTENCE_END.test(text)) return true;
+  const tail = line.runs[line.runs.length - 1];
+  if (!tail || tail === line.runs[0] || !text.endsWith(tail.text) || tail.fontSize > 0.85 * line.fontSize || tail.y1 > line.y1 - 0.2 * line.fontSize) return false;
+  return SENTENCE_END.test(text.slice(0, text.length - tail.text.length).trimEnd());
 }
 
 /** Computes a block's text (hyphenation repaired) and its dominant style. */

@@ -19,6 +19,31 @@ describe("buildBlocks", () => {
     expect(blocks.map((b) => b.text)).toEqual(["a long first paragraph line ends here.", "Indented start of the next one"]);
   });
 
+  it("ends a paragraph at a short line whose full stop carries a footnote mark", () => {
+    const blocks = blocksOf([
+      run("a long line of the paragraph that fills the column", 10, 100),
+      run("ends here.", 10, 112),
+      run("1", 60, 111, { fontSize: 6, y1: 117 }),
+      run("Next paragraph starts flush with no gap at all", 10, 124),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual(["a long line of the paragraph that fills the column ends here.1", "Next paragraph starts flush with no gap at all"]);
+    // The same short line with a number set on the baseline is the paragraph going on.
+    const plain = blocksOf([run("a long line of the paragraph that fills the column", 10, 100), run("in version 2", 10, 112), run("and more words of the same sentence", 10, 124)]);
+    expect(plain).toHaveLength(1);
+  });
+
+  it("ends a caption at its short line, body text flush under it or not; keeps a label on its own line with its text", () => {
+    const flush = blocksOf([run("Table 1: Budget by quarter", 10, 100), run("growth review alpha table revenue result detail region", 10, 112), run("quarterly analysis summary.", 10, 124)]);
+    expect(flush.map((b) => [b.kind, b.text])).toEqual([
+      ["table-caption", "Table 1: Budget by quarter"],
+      ["text", "growth review alpha table revenue result detail region quarterly analysis summary."],
+    ]);
+    const wrapped = blocksOf([run("Figure 2: Recall at five for every configuration we", 10, 100), run("tried, by page count.", 10, 112), run("The body goes on here with a long line of prose.", 10, 124)]);
+    expect(wrapped.map((b) => b.text)).toEqual(["Figure 2: Recall at five for every configuration we tried, by page count.", "The body goes on here with a long line of prose."]);
+    const label = blocksOf([run("Figure 3", 10, 100), run("Recall at five for every configuration we tried", 10, 112)]);
+    expect(label.map((b) => b.text)).toEqual(["Figure 3 Recall at five for every configuration we tried"]);
+  });
+
   it("keeps a bold heading apart from the body under it", () => {
     const blocks = blocksOf([run("Heading", 10, 100, { bold: true }), run("body text", 10, 112)]);
     expect(blocks.map((b) => b.text)).toEqual(["Heading", "body text"]);
