@@ -197,6 +197,12 @@ function overlapShare(a: { y0: number; y1: number }, b: { y0: number; y1: number
 
 const PAGE_NO = /^\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*$/i;
 
+/** A section number opening a table of contents' entry: `2`, `2.1`, `A.`, `IV`. */
+const SECTION_NO = /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.?|[IVXLC]{1,6}\.?)$/;
+
+/** A dot leader anywhere in a run. */
+const DOTS = /(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,}/;
+
 /** Five dots or more (or two ellipses), as a leader draws them. */
 const LEADER = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})$/;
 
@@ -218,12 +224,17 @@ function leaderToNumber(runs: readonly TextRun[], at: number): boolean {
  * Whether the gap before run `at` of row `k` belongs to a table of contents' entry: it
  * starts a dot leader, or leads to the page number at the end of one, or to a number last
  * on its row and right-aligned with a leader's number on a nearby row (a chapter entry
- * set without dots). The numbers line up down the page
- * like a table column, but each entry reads as one line with its number.
+ * set without dots), or follows the section number the entry starts with, leaders on
+ * rows nearby. The numbers line up down the page like a table column, but each entry
+ * reads as one line with its numbers.
  */
 function tocNumber(rows: readonly Row[], k: number, at: number): boolean {
   const runs = rows[k]!.runs;
   if (leaderToNumber(runs, at)) return true;
+  // The gap after an entry's section number, with leaders on rows nearby.
+  if (at === 1 && SECTION_NO.test(runs[0]!.text)) {
+    for (let j = Math.max(0, k - 3); j <= Math.min(rows.length - 1, k + 3); j++) if (rows[j]!.runs.some((r) => DOTS.test(r.text))) return true;
+  }
   // The gap before a leader starts.
   let after = "";
   for (let i = at; i < runs.length && after.length < 16; i++) after += runs[i]!.text;

@@ -101,6 +101,20 @@ describe("buildLines: tables of contents", () => {
     expect(lines).toEqual(["1 Getting started 2", "1.1 Install … 3", "1.2 Configure … 4", "1.3 Run … 5"]);
   });
 
+  it("keeps chapter numbers on their entries, set 1.2 em apart, where leaders run nearby; cuts a number column elsewhere", () => {
+    // Word boxes of an OCR'd table of contents: the ink of "1" ends 1.2 em before its title.
+    const chapter = (n: number, top: number) => [run(String(n), 126.7, top, { x1: 131 }), run("Chapter", 142.8, top, { x1: 186.7 }), run(`number ${n} overview`, 191.8, top, { x1: 295.4 })];
+    const runs = [];
+    for (const n of [1, 2, 3]) {
+      const top = 100 + 50 * (n - 1);
+      runs.push(...chapter(n, top), run(`${n}.1 Section details`, 143, top + 14, { x1: 253 }), run(".........", 265, top + 14, { x1: 450 }), run("4", 455, top + 14, { x1: 461 }));
+    }
+    expect(buildLines(runs).map((l) => l.text).filter((t) => t.includes("Chapter"))).toEqual(["1 Chapter number 1 overview", "2 Chapter number 2 overview", "3 Chapter number 3 overview"]);
+    // The same rows with no leaders anywhere: a column of numbers beside a column of text.
+    const plain = [1, 2, 3, 4].flatMap((n) => chapter(n, 100 + 14 * n));
+    expect(buildLines(plain).map((l) => l.text)).toEqual(["1", "Chapter number 1 overview", "2", "Chapter number 2 overview", "3", "Chapter number 3 overview", "4", "Chapter number 4 overview"]);
+  });
+
   it("still cuts a column gutter after a line ending in an ellipsis", () => {
     const runs = [];
     const left = ["the quick brown fox jumps over the lazy dog and", "then some more words of prose to fill this line", "again we continue with the left column text so", "it goes on and on, and so on and so forth..."];
