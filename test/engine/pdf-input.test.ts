@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DocParseError } from "../../src/errors.js";
 import { pdfFormat } from "../../src/engine/formats/pdf.js";
 import { parserThreadStats } from "../../src/engine/formats/pdf-thread.js";
-import { buildPdf, chromiumPdf, column, ghostscriptManPdf, latexPdf, operatorBombPdf, popplerWords, prose, randomProse, rawPdf, sofficePdf } from "../support/pdf-fixtures.js";
+import { buildPdf, chromiumPdf, column, ghostscriptManPdf, latexPdf, operatorBombPdf, popplerWords, prose, randomProse, rawPdf, sofficePdf, tesseractPdf } from "../support/pdf-fixtures.js";
 import { missing } from "../support/system.js";
 import { boxContains, ofType, parsePdf, wordsNotHeld } from "./pdf-helpers.js";
 
@@ -418,6 +418,44 @@ describe.skipIf(missing("pdflatex", "pdftotext"))("pdf: a two-column LaTeX paper
     // Every word poppler finds lies in an element holding it (words hyphenated at a line
     // end are joined by the engine, accents drawn over a letter have no text of their own).
     expect(wordsNotHeld(doc, await popplerWords(bytes), (text) => text.endsWith("-") || /^\u00af+$/.test(text))).toEqual([]);
+  }, 120_000);
+});
+
+describe.skipIf(missing("pdflatex", "pdftoppm", "pdftotext", "tesseract"))("pdf: a scanned two-column page under Tesseract's invisible text layer", () => {
+  it("reads the OCR layer column by column, the table apart from the prose beside it, word boxes on the scanned words", async () => {
+    const born = await latexPdf(PAPER);
+    const doc = await parsePdf(await tesseractPdf(born, 1));
+    const texts = doc.elements.map((e) => e.text.replace(/\s+/g, " "));
+    const at = (needle: string): number => texts.findIndex((t) => t.includes(needle));
+    // Reading order: the left column whole, then the right one.
+    const order = ["Introduction", "Most documents people ingest", "Method", "Parsing", "Each page is read as a stream", "Chunks are built along", "Results", "Table 1: Retrieval quality"].map(at);
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // Both tables, rule-less now (Tesseract draws no rules; it reads a vertical one as
+    // "|"), beside the left column's prose and its display formula, whose lines fall on
+    // and between the tables' baselines.
+    const [ruled, booktabs, ...more] = ofType(doc, "Table").map((e) => e.table!);
+    expect(more).toEqual([]);
+    expect([ruled!.rows, ruled!.cols]).toEqual([4, 3]);
+    expect(ruled!.cells.filter((c) => c.col === 1).map((c) => c.text)).toEqual(["Configuration", "Fixed windows", "Hierarchy-aware", "Hierarchy + tables"]);
+    expect(ruled!.cells.filter((c) => c.row === 1).map((c) => c.text)).toEqual(["Configuration", "Recall@5", "MRR"]);
+    expect([booktabs!.rows, booktabs!.cols]).toEqual([4, 4]);
+    expect(booktabs!.cells.filter((c) => c.row === 3).map((c) => c.text)).toEqual(["Chunk", "3.1", "5%", "1290"]);
+    expect(doc.elements[at("Each page is read as a stream")]!.type).toBe("NarrativeText");
+    // Boxes: each paragraph's box spans the words the born-digital page has there, to a
+    // point or two: a glyphless OCR word's box runs to the end of its trailing space.
+    const oracle = await popplerWords(born);
+    const size = oracle.pages[0]!;
+    let checked = 0;
+    for (const e of doc.elements.filter((x) => x.type === "NarrativeText" && x.box && x.text.length > 150)) {
+      const box = e.box!;
+      const inside = oracle.words.filter((w) => w.page === 1 && boxContains(box, { x0: (w.x0 + w.x1) / 2 / size.width, x1: (w.x0 + w.x1) / 2 / size.width, y0: (w.y0 + w.y1) / 2 / size.height, y1: (w.y0 + w.y1) / 2 / size.height }, 0));
+      const x0 = Math.min(...inside.map((w) => w.x0)) / size.width;
+      const x1 = Math.max(...inside.map((w) => w.x1)) / size.width;
+      expect([e.text.slice(0, 30), Math.abs(box.x0 - x0) < 0.003, Math.abs(box.x1 - x1) < 0.003]).toEqual([e.text.slice(0, 30), true, true]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(4);
   }, 120_000);
 });
 

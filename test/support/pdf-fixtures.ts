@@ -334,6 +334,23 @@ export async function latexPdf(source: string): Promise<Uint8Array> {
 }
 
 /**
+ * A "searchable scan" of one page: the page rendered at 300 dpi by poppler (`pdftoppm`),
+ * then OCR'd by the Tesseract command line into a PDF of the image under an invisible
+ * text layer in Tesseract's GlyphLessFont — what OCRmyPDF and most scanning pipelines make.
+ */
+export async function tesseractPdf(bytes: Uint8Array, page = 1): Promise<Uint8Array> {
+  const { execFileSync } = await import("node:child_process");
+  const { writeFileSync, readFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  return inTempDir("ocr-", (dir) => {
+    writeFileSync(join(dir, "in.pdf"), bytes);
+    execFileSync("pdftoppm", ["-r", "300", "-f", String(page), "-l", String(page), "-singlefile", "-png", "in.pdf", "scan"], { cwd: dir, stdio: "ignore", timeout: 60_000 });
+    execFileSync("tesseract", ["scan.png", "out", "pdf"], { cwd: dir, stdio: "ignore", timeout: 120_000, env: { ...process.env, OMP_THREAD_LIMIT: "1" } });
+    return new Uint8Array(readFileSync(join(dir, "out.pdf")));
+  });
+}
+
+/**
  * Typesets a manual page the test wrote with groff (PostScript) and distills it with
  * Ghostscript's ps2pdf, the path every PostScript-printing program's PDFs take.
  */

@@ -7,7 +7,7 @@ import { join } from "node:path";
  * System parts the tests start for real (Debian packages). Locally, a test whose part is
  * missing is skipped with the reason; with DOCPARSE_REQUIRE_ALL=1 (CI) it fails instead.
  */
-export type SystemPart = "redis-server" | "chromium" | "pdftotext" | "pdfinfo" | "pdftoppm" | "soffice" | "pdflatex" | "groff" | "ps2pdf";
+export type SystemPart = "redis-server" | "chromium" | "pdftotext" | "pdfinfo" | "pdftoppm" | "soffice" | "pdflatex" | "groff" | "ps2pdf" | "tesseract";
 
 const found = new Map<SystemPart, string | undefined>();
 
@@ -32,7 +32,7 @@ export function which(part: SystemPart): string | undefined {
 export function missing(...parts: SystemPart[]): boolean {
   const absent = parts.filter((p) => !which(p));
   if (absent.length === 0) return false;
-  const reason = `missing system part(s): ${absent.join(", ")} (apt-get install -y redis-server chromium poppler-utils libreoffice-writer-nogui texlive-latex-base groff-base ghostscript)`;
+  const reason = `missing system part(s): ${absent.join(", ")} (apt-get install -y redis-server chromium poppler-utils libreoffice-writer-nogui texlive-latex-base groff-base ghostscript tesseract-ocr)`;
   if (process.env.DOCPARSE_REQUIRE_ALL === "1") throw new Error(`${reason}; DOCPARSE_REQUIRE_ALL=1 forbids skipping`);
   console.warn(`[skip] ${reason}`);
   return true;
