@@ -338,6 +338,11 @@ async function startWorker(slot: WorkerSlot): Promise<TesseractWorker> {
   // process that ends without an exit event (a signal, a killed test worker) leaves
   // behind at most an empty folder.
   for (const [code] of files) rmSync(join(cacheDir, `${code}.traineddata`), { force: true });
+  // Tesseract's library default reads the image as one block of text (PSM 6): lines run
+  // across a page's columns and tables. Its command line, and this engine, segment the
+  // page first (PSM 3): columns, then paragraphs, then lines.
+  // Its progress notes (`Estimating resolution as 236`) would print on the user's stdout.
+  await worker.setParameters({ tessedit_pageseg_mode: tesseract.PSM.AUTO, debug_file: "/dev/null" } as Parameters<TesseractWorker["setParameters"]>[0]);
   return worker;
 }
 

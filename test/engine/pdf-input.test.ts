@@ -422,7 +422,7 @@ describe.skipIf(missing("pdflatex", "pdftotext"))("pdf: a two-column LaTeX paper
 });
 
 describe.skipIf(missing("pdflatex", "pdftoppm", "pdftotext", "tesseract"))("pdf: a scanned two-column page under Tesseract's invisible text layer", () => {
-  it("reads the OCR layer column by column, the table apart from the prose beside it, word boxes on the scanned words", async () => {
+  it("reads the OCR layer column by column, the tables apart from the prose beside them, lists, word boxes on the scanned words", async () => {
     const born = await latexPdf(PAPER);
     const doc = await parsePdf(await tesseractPdf(born, 1));
     const texts = doc.elements.map((e) => e.text.replace(/\s+/g, " "));
@@ -442,6 +442,8 @@ describe.skipIf(missing("pdflatex", "pdftoppm", "pdftotext", "tesseract"))("pdf:
     expect([booktabs!.rows, booktabs!.cols]).toEqual([4, 4]);
     expect(booktabs!.cells.filter((c) => c.row === 3).map((c) => c.text)).toEqual(["Chunk", "3.1", "5%", "1290"]);
     expect(doc.elements[at("Each page is read as a stream")]!.type).toBe("NarrativeText");
+    // Tesseract reads the bullets as "e": the items' hanging lines show them for bullets.
+    expect(ofType(doc, "ListItem").map((e) => e.text)).toEqual(["• Section 2 describes the parser and its output format.", "• Section 3 evaluates retrieval with and without hierarchy."]);
     // Boxes: each paragraph's box spans the words the born-digital page has there, to a
     // point or two: a glyphless OCR word's box runs to the end of its trailing space.
     const oracle = await popplerWords(born);
@@ -456,6 +458,23 @@ describe.skipIf(missing("pdflatex", "pdftoppm", "pdftotext", "tesseract"))("pdf:
       checked++;
     }
     expect(checked).toBeGreaterThanOrEqual(4);
+  }, 120_000);
+});
+
+describe.skipIf(missing("pdflatex"))("pdf: a two-column page OCR'd by the engine (parse_mode scan)", () => {
+  it("segments the page before reading lines: columns in order, both tables, the bullets", async () => {
+    const doc = await parsePdf(await latexPdf(PAPER), { parseMode: "scan", pageRange: "1" });
+    const texts = doc.elements.map((e) => e.text.replace(/\s+/g, " "));
+    const at = (needle: string): number => texts.findIndex((t) => t.includes(needle));
+    // Tesseract's library default (one block of text) ran every line across both columns.
+    const order = ["Introduction", "Most documents people ingest", "Method", "Parsing", "Each page is read as a stream", "Chunks are built along", "Results", "Table 1: Retrieval quality"].map(at);
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    const [first, second, ...more] = ofType(doc, "Table").map((e) => e.table!);
+    expect(more).toEqual([]);
+    expect(first!.cells.filter((c) => c.col === 1).map((c) => c.text)).toEqual(["Configuration", "Fixed windows", "Hierarchy-aware", "Hierarchy + tables"]);
+    expect([second!.rows, second!.cols]).toEqual([4, 4]);
+    expect(ofType(doc, "ListItem").map((e) => e.text)).toEqual(["• Section 2 describes the parser and its output format.", "• Section 3 evaluates retrieval with and without hierarchy."]);
   }, 120_000);
 });
 

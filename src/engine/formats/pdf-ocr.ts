@@ -22,10 +22,13 @@ export async function ocrPageRuns(doc: PdfDocument, page: PdfPage, options: { si
     for (const w of line.words) {
       runs.push({
         text: w.text,
+        // A word's own box is its ink: `a` sits lower and shorter than `Each`, a comma
+        // lower still, so rows of words would fall apart. Each word spans its line's band,
+        // as an OCR text layer sets it (its characters keep their own boxes).
         x0: w.box.x0 * k,
-        y0: w.box.y0 * k,
+        y0: line.box.y0 * k,
         x1: w.box.x1 * k,
-        y1: w.box.y1 * k,
+        y1: line.box.y1 * k,
         // A line box spans ascenders to descenders: about 1.2 em.
         fontSize: Math.max(1, lineHeight / 1.2),
         bold: false,
@@ -33,6 +36,7 @@ export async function ocrPageRuns(doc: PdfDocument, page: PdfPage, options: { si
         mono: false,
         math: false,
         angle: 0,
+        ocr: true,
         confidence: w.confidence,
         ocrChars: (w.chars ?? []).map((c) => ({
           text: c.text,
