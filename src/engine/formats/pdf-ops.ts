@@ -260,6 +260,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         math: font.style.math,
         colour: gs.fill,
       };
+      if (glyphless) run.ocr = true;
       if (cs && ce && !vertical) {
         // Glyph extents along the baseline → display x (exact for unrotated text).
         const list: RunChar[] = [];

@@ -45,7 +45,8 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         const gap = line.y0 - last.y1;
         const fs = Math.max(line.fontSize, last.fontSize);
         if (gap < -0.3 * fs || gap > maxLineGapEm * fs || gap >= bestGap) continue;
-        if (Math.abs(line.fontSize - last.fontSize) > 0.15 * fs) continue;
+        // An OCR layer sizes each line by its letters' height: `mat.` (no ascender) reads smaller.
+        if (Math.abs(line.fontSize - last.fontSize) > (line.runs[0]?.ocr && last.runs[0]?.ocr ? 0.35 : 0.15) * fs) continue;
         if (line.bold !== last.bold || line.mono !== last.mono) continue;
         const ov = overlap(line.x0, line.x1, b.x0, b.x1);
         if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0)) continue;

@@ -1,4 +1,5 @@
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
+import { LIST_MARKER } from "./blocks.js";
 import type { Rect, TextRun } from "./types.js";
 
 /**
@@ -143,6 +144,68 @@ function markerRun(s: BulletShape, item: TextRun, rtl: boolean): TextRun {
     chars: rtl ? [space, glyph] : [glyph, space],
   };
 }
+
+/** What OCR engines read a round list bullet as (Tesseract: `e`, `e¢`, `©`, `«`, `¢`, `°`). */
+const MISREAD_BULLET = /^(?:e[¢©]?|[©®«»¢°·])$/;
+
+/**
+ * List bullets an OCR engine misread. Tesseract reads a round bullet as `e`, `e¢`, `©`,
+ * `«`, `¢` or `°`, so an OCR'd list's items start with a stray letter, read as prose,
+ * and the marker, a tab stop away from its text, can even be cut off onto a line of its
+ * own. An OCR run (`ocr`) holding only such a token becomes a bullet run (`"• "`, up to
+ * the item's text, like a bullet drawn as a shape) when it stands first on its line, its
+ * item's text 0.6 to 3 em after it (a tab stop, wider than a word space), and the page
+ * shows it is a list: the item's next line hangs at the text (`e Section 2 describes…` /
+ * `format.`), another such marker lines up over or under it with its text, or a
+ * numbered or bulleted line sits right above or below it. What the engine read is kept
+ * as a candidate of the bullet in its OCR character details. Other runs are returned
+ * as they are (the same array when nothing changed).
+ */
+export function ocrBullets(runs: readonly TextRun[]): readonly TextRun[] {
+  const marks = runs.filter((r) => r.ocr && level(r) && MISREAD_BULLET.test(r.text));
+  if (marks.length === 0) return runs;
+  const rowmates = (r: TextRun): TextRun[] => runs.filter((o) => o !== r && level(o) && overlapY(o, r) >= 0.5 * Math.min(o.y1 - o.y0, r.y1 - r.y0));
+  // The item's text after each candidate, when it stands first on its line.
+  const items = new Map<TextRun, TextRun>();
+  for (const m of marks) {
+    const mates = rowmates(m);
+    const em = m.fontSize;
+    if (mates.some((o) => o.x1 <= m.x0 + 0.1 * em && m.x0 - o.x1 < 3 * em)) continue;
+    let item: TextRun | undefined;
+    for (const o of mates) if (o.x0 >= m.x1 - 0.1 * em && (!item || o.x0 < item.x0)) item = o;
+    if (!item || item.x0 - m.x1 < 0.6 * item.fontSize || item.x0 - m.x1 > 3 * item.fontSize || m.y1 - m.y0 > 1.3 * (item.y1 - item.y0)) continue;
+    items.set(m, item);
+  }
+  if (items.size === 0) return runs;
+  // Runs that start a line (nothing to their left on their row within 3 em).
+  const starts = runs.filter((r) => level(r) && !rowmates(r).some((o) => o.x1 <= r.x0 + 0.1 * r.fontSize && r.x0 - o.x1 < 3 * r.fontSize));
+  const replaced = new Map<TextRun, TextRun>();
+  for (const [m, item] of items) {
+    const em = item.fontSize;
+    const near = (r: TextRun): boolean => r !== m && r !== item && Math.abs((r.y0 + r.y1) / 2 - (m.y0 + m.y1) / 2) < 2.2 * em;
+    const hangs = starts.some((r) => near(r) && r.y0 > m.y0 && Math.abs(r.x0 - item.x0) < 0.3 * em);
+    const aligned = [...items].some(([m2, item2]) => m2 !== m && Math.abs(m2.x0 - m.x0) < 0.5 * em && Math.abs(item2.x0 - item.x0) < 0.5 * em && Math.abs(m2.y0 - m.y0) < 8 * em);
+    const inList = starts.some((r) => near(r) && !items.has(r) && LIST_MARKER.test(`${r.text} `));
+    if (hangs || aligned || inList) replaced.set(m, ocrMarkerRun(m, item));
+  }
+  return replaced.size ? runs.map((r) => replaced.get(r) ?? r) : runs;
+}
+
+/** The bullet run of a misread marker `m` before `item`: `"• "` up to the item's text. */
+function ocrMarkerRun(m: TextRun, item: TextRun): TextRun {
+  const run: TextRun = { ...m, text: "\u2022 ", x1: item.x0 };
+  if (m.chars) run.chars = [{ text: "\u2022", x0: m.x0, x1: m.x1 }, { text: " ", x0: m.x1, x1: item.x0 }];
+  if (m.ocrChars) {
+    const confidence = m.confidence ?? 1;
+    run.ocrChars = [
+      { text: "\u2022", box: { x0: m.x0, y0: m.y0, x1: m.x1, y1: m.y1 }, confidence, candidates: [{ text: m.text, confidence }] },
+      { text: " ", box: { x0: m.x1, y0: m.y0, x1: item.x0, y1: m.y1 }, confidence: 1, candidates: [] },
+    ];
+  }
+  return run;
+}
+
+const overlapY = (a: Rect, b: Rect): number => Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
 
 /**
  * Whether a shape and a run have the same colour, when both are known. A list marker

@@ -1,6 +1,6 @@
 import { findAlignedTables } from "./aligned-tables.js";
 import { buildBlocks } from "./blocks.js";
-import { bulletRuns, type BulletShape } from "./bullets.js";
+import { bulletRuns, ocrBullets, type BulletShape } from "./bullets.js";
 import { blockChars, classifyBlocks, inlineFormulas } from "./classify.js";
 import { buildLines } from "./lines.js";
 import { readingOrder } from "./reading-order.js";
@@ -46,8 +46,9 @@ export function tableText(t: GridTable): string {
 export function layoutPage(content: PageContent, options: PageLayoutOptions = {}): Block[] {
   const { chars = false, minImageShare = 0.01 } = options;
   const page = { x0: 0, y0: 0, x1: content.width, y1: content.height };
-  // Bullets drawn as shapes join the runs as marker characters before anything reads them.
-  const runs = content.bullets?.length ? [...content.runs, ...bulletRuns(content.bullets, content.runs)] : content.runs;
+  // Bullets drawn as shapes, or misread by OCR, become marker characters before anything reads them.
+  const read = ocrBullets(content.runs);
+  const runs = content.bullets?.length ? [...read, ...bulletRuns(content.bullets, read)] : read;
   const { tables, used } = findTables(content.segments ?? [], runs, page);
   const free = used.size ? runs.filter((r) => !used.has(r)) : runs;
   const lines = buildLines(free);

@@ -36,6 +36,8 @@ export interface TextRun extends Rect {
   chars?: RunChar[];
   /** Fill colour (`#rrggbb`) when the format knows it: a list bullet drawn as a shape has its text's colour. */
   colour?: string;
+  /** Read by an OCR engine: this engine's OCR of a scan, or a PDF's OCR text layer. */
+  ocr?: boolean;
   /** OCR confidence per run (0..1); absent for a text layer (confidence 1). */
   confidence?: number;
   /** OCR character details (boxes in page units) passed through untouched. */

@@ -44,6 +44,12 @@ describe("buildBlocks", () => {
     expect(label.map((b) => b.text)).toEqual(["Figure 3 Recall at five for every configuration we tried"]);
   });
 
+  it("joins an OCR layer's lines sized apart by their letters' height (no ascenders), not a text layer's", () => {
+    const lines = (ocr: boolean) => blocksOf([run("a line of the paragraph, sized by its ascenders", 10, 100, { fontSize: 9, ocr }), run("mat.", 10, 113, { fontSize: 7, ocr })]).map((b) => b.text);
+    expect(lines(true)).toEqual(["a line of the paragraph, sized by its ascenders mat."]);
+    expect(lines(false)).toHaveLength(2);
+  });
+
   it("keeps a bold heading apart from the body under it", () => {
     const blocks = blocksOf([run("Heading", 10, 100, { bold: true }), run("body text", 10, 112)]);
     expect(blocks.map((b) => b.text)).toEqual(["Heading", "body text"]);

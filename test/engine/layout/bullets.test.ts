@@ -167,3 +167,39 @@ describe("layoutPage: bullets", () => {
     expect(blocks).toEqual(without);
   });
 });
+
+describe("ocrBullets", () => {
+  // Word runs of an OCR layer (10 pt): "e" where the scan shows a bullet, a tab stop (0.8 em)
+  // before the item's text.
+  const ocr = (text: string, x: number, top: number, opts: Partial<TextRun> = {}) => run(text, x, top, { ocr: true, ...opts });
+  const textOf = (runs: readonly TextRun[]) => layoutPage({ width: 600, height: 800, runs: [...runs] }).map((b) => b.text);
+
+  it("reads a misread bullet as one when the item's next line hangs at its text", async () => {
+    const { ocrBullets } = await import("../../../src/engine/layout/bullets.js");
+    const runs = [ocr("e", 60, 100), ocr("Section two describes the parser and its", 73, 100), ocr("output format.", 73, 112)];
+    const out = ocrBullets(runs);
+    expect(out[0]).toMatchObject({ text: "\u2022 ", x0: 60, x1: 73 });
+    expect(textOf(runs)).toEqual(["\u2022 Section two describes the parser and its output format."]);
+  });
+
+  it("reads a misread bullet beside numbered items or under another, and keeps what OCR read as a candidate", async () => {
+    const { ocrBullets } = await import("../../../src/engine/layout/bullets.js");
+    const nested = [ocr("1.", 60, 100), ocr("First point", 75, 100), ocr("e¢", 90, 112, { ocrChars: [{ text: "e¢", box: { x0: 90, y0: 112, x1: 100, y1: 122 }, confidence: 0.4, candidates: [] }], confidence: 0.4 }), ocr("Nested point", 108, 112), ocr("2.", 60, 124), ocr("Second point", 75, 124)];
+    const out = ocrBullets(nested);
+    expect(out[2]!.text).toBe("\u2022 ");
+    expect(out[2]!.ocrChars![0]).toEqual({ text: "\u2022", box: { x0: 90, y0: 112, x1: 100, y1: 122 }, confidence: 0.4, candidates: [{ text: "e¢", confidence: 0.4 }] });
+    const oneLiners = [ocr("©", 60, 100), ocr("Apples", 73, 100), ocr("©", 60, 112), ocr("Pears", 73, 112)];
+    expect(ocrBullets(oneLiners).map((r) => r.text)).toEqual(["\u2022 ", "Apples", "\u2022 ", "Pears"]);
+  });
+
+  it("leaves prose alone: a line starting with the word e, a lone letter with no list around it, text that no OCR read", async () => {
+    const { ocrBullets } = await import("../../../src/engine/layout/bullets.js");
+    // Italian: "e" opens the line, one word space (0.3 em) before the next word.
+    const italian = [ocr("e", 60, 100), ocr("poi siamo andati al mare", 68, 100), ocr("con gli amici.", 60, 112)];
+    expect(ocrBullets(italian)).toBe(italian);
+    const lone = [ocr("e", 60, 100), ocr("stands alone here", 73, 100), ocr("A paragraph follows below it.", 60, 130)];
+    expect(ocrBullets(lone)).toBe(lone);
+    const born = [run("e", 60, 100), run("Section two describes the parser and its", 73, 100), run("output format.", 73, 112)];
+    expect(ocrBullets(born)).toBe(born);
+  });
+});
