@@ -55,6 +55,12 @@ export interface OcrWord {
 export interface OcrLine {
   text: string;
   box: PixelBox;
+  /**
+   * Height of the line's type, descender to ascender, in pixels, as Tesseract models the
+   * row (its x-height, ascenders and descenders): unlike the box, the same for `mat.` and
+   * `play` set in one font. Absent when Tesseract gives none.
+   */
+  rowHeight?: number;
   /** 0..1. */
   confidence: number;
   words: OcrWord[];
@@ -506,6 +512,7 @@ interface TessLine {
   text: string;
   confidence: number;
   bbox: PixelBox;
+  rowAttributes?: { rowHeight?: number };
   words?: TessWord[];
 }
 interface TessBlock {
@@ -535,9 +542,11 @@ function toLines(blocks: TessBlock[] | null | undefined): OcrLine[] {
           words.push({ text, box: box(w.bbox), confidence: clamp01(w.confidence), chars });
         }
         if (words.length === 0) continue;
+        const rowHeight = line.rowAttributes?.rowHeight;
         lines.push({
           text: words.map((w) => w.text).join(" "),
           box: box(line.bbox),
+          ...(rowHeight !== undefined && Number.isFinite(rowHeight) && rowHeight > 0 ? { rowHeight } : {}),
           confidence: clamp01(line.confidence),
           words,
         });

@@ -417,3 +417,67 @@ export function rawPdf(objects: (string | { dict: string; data: string })[]): Ui
   parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`, "latin1"));
   return new Uint8Array(Buffer.concat(parts));
 }
+
+/** A two-column LaTeX paper (pdflatex): headings, a list, a display formula, a ruled and a booktabs table, captions. */
+export const TWO_COLUMN_PAPER = String.raw`\documentclass[twocolumn,10pt]{article}
+\usepackage{amsmath}
+\renewcommand\labelitemi{$\bullet$}
+\title{Retrieval Augmented Generation over Parsed Documents}
+\author{A. Author \and B. Writer}
+\date{November 2026}
+\begin{document}
+\maketitle
+\begin{abstract}
+We study how layout-aware parsing changes retrieval quality. Documents are split into elements with coordinates, and chunks keep the pages and boxes of their sources so that every answer can be traced back to the page.
+\end{abstract}
+\section{Introduction}
+Most documents people ingest are PDFs. A parser that keeps the hierarchy of headings lets a chunker respect section boundaries, which matters for long technical manuals where a paragraph is meaningless without its heading. The rest of this paper is organised as follows.
+\begin{itemize}
+\item Section 2 describes the parser and its output format.
+\item Section 3 evaluates retrieval with and without hierarchy.
+\end{itemize}
+\section{Method}
+\subsection{Parsing}
+Each page is read as a stream of glyphs with positions. Glyphs become lines, lines become blocks, and blocks are classified as titles, narrative text, list items, tables and formulas. The score of a block is
+\begin{equation}
+s(b) = \alpha \cdot \frac{f(b)}{\bar f} + \beta \cdot w(b) + \gamma \sum_{i=1}^{n} x_i^2
+\end{equation}
+where $f(b)$ is the font size of the block and $\bar f$ the median size on the page.
+\subsection{Chunking}
+Chunks are built along the title tree. A chunk never crosses a section boundary unless the section is shorter than the minimum chunk size, in which case it is merged with its next sibling. Chunks carry the union of their elements' pages and the boxes of every element, so a citation can be highlighted on the rendered page.
+\section{Results}
+Table~\ref{tab:res} lists recall at 5 for three configurations on our benchmark of 400 questions.
+\begin{table}[h]
+\centering
+\begin{tabular}{|l|r|r|}
+\hline
+Configuration & Recall@5 & MRR \\
+\hline
+Fixed windows & 0.61 & 0.48 \\
+Hierarchy-aware & 0.74 & 0.59 \\
+Hierarchy + tables & 0.79 & 0.63 \\
+\hline
+\end{tabular}
+\caption{Retrieval quality on the benchmark.}
+\label{tab:res}
+\end{table}
+Hierarchy-aware chunking improves recall by thirteen points. Keeping tables whole adds five more, mostly on questions about numbers that a fixed window cuts in half. We repeated every run three times with different seeds; the standard deviation was below one point in every configuration, so the differences are not noise.
+Table~\ref{tab:cost} breaks the cost down by stage.
+\begin{table}[h]
+\centering
+\begin{tabular}{lrrr}
+\hline
+Stage & Seconds & Share & Pages/s \\
+\hline
+Parse & 41.2 & 61\% & 97 \\
+Chunk & 3.1 & 5\% & 1290 \\
+Embed & 22.9 & 34\% & 175 \\
+\hline
+\end{tabular}
+\caption{Time per stage for 4,000 pages.}
+\label{tab:cost}
+\end{table}
+\section{Conclusion}
+Layout matters. Parsing documents into a faithful element tree, with coordinates and hierarchy, is a prerequisite for trustworthy retrieval augmented generation. Future work covers scanned documents, where optical character recognition adds noise to every stage, and forms with checkboxes.
+\end{document}
+`;

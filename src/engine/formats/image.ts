@@ -1,17 +1,18 @@
 import { DocParseError, LocalErrorCode } from "../../errors.js";
-import type { Box, DraftChar, DraftDocument, DraftElement, FormatContext, FormatHandler } from "../draft.js";
-import { ocrImage, ocrLanguages, type OcrLine, type PixelBox } from "../ocr.js";
+import type { DraftDocument, DraftElement, FormatContext, FormatHandler } from "../draft.js";
+import { finishDocument, layoutPage, toDraftElements } from "../layout/index.js";
+import { ocrImage, ocrLanguages, type OcrLine } from "../ocr.js";
 import { imageSize, type ImageInfo } from "./image-size.js";
+import { ocrLineRuns } from "./ocr-runs.js";
 
 /**
  * Images (PNG, JPEG, TIFF, WebP, BMP, GIF) → one page of OCR text.
  *
  * The page is the image: its pixel size and the dpi the file states (PNG pHYs, JFIF,
- * TIFF, BMP; 72 when it states none). OCR lines are grouped into paragraphs by their
- * vertical gaps and left edges; a lone line much taller than the others becomes a
- * Title. Each element carries per-character boxes, confidences and candidates (the
- * assembler turns them into `char_details` when asked). Only the first frame of a
- * multi-page TIFF is read.
+ * TIFF, BMP; 72 when it states none). OCR words go through the PDF engine's page layout
+ * (see {@link ocrElements}). Each element carries per-character boxes, confidences and
+ * candidates (the assembler turns them into `char_details` when asked). Only the first
+ * frame of a multi-page TIFF is read.
  */
 
 /** Smallest side accepted, in pixels (the hosted service's range). @default 20 */
@@ -51,88 +52,25 @@ async function parseImage(bytes: Uint8Array, ctx: FormatContext): Promise<DraftD
   // Tesseract's own reading of the size wins (EXIF rotation, odd headers).
   const width = ocr.width || info.width;
   const height = ocr.height || info.height;
-  const elements = ocrElements(ocr.lines, width, height, 1);
   return {
     filetype: info.mimeType,
     pageCount: 1,
     pages: [{ number: 1, width, height, dpi: info.dpi ?? IMAGE_DEFAULT_DPI }],
-    elements,
+    elements: ocrElements(ocr.lines, width, height),
   };
 }
 
 /**
- * OCR lines → paragraph elements with fractional boxes and per-character details.
- * Exported for the PDF handler's scanned pages.
+ * An image's OCR lines → elements, through the same page layout as a PDF's pages
+ * (lines, blocks, rule-less tables, lists, headings, columns in reading order), in pixel
+ * units. Every element carries its characters' boxes, confidences and candidates (the
+ * assembler keeps them as `char_details` when asked) and `metadata.ocr_confidence`.
  */
-export function ocrElements(lines: OcrLine[], width: number, height: number, page: number): DraftElement[] {
-  if (lines.length === 0) return [];
-  const heights = lines.map((l) => l.box.y1 - l.box.y0).sort((a, b) => a - b);
-  const median = heights[Math.floor(heights.length / 2)]!;
-  const groups: OcrLine[][] = [];
-  for (const line of lines) {
-    const group = groups.at(-1);
-    const prev = group?.at(-1);
-    const h = line.box.y1 - line.box.y0;
-    const ph = prev ? prev.box.y1 - prev.box.y0 : 0;
-    const joins =
-      prev !== undefined &&
-      line.box.y0 - prev.box.y1 < 0.9 * Math.max(h, ph) &&
-      line.box.y0 >= prev.box.y0 &&
-      Math.abs(line.box.x0 - group![0]!.box.x0) < 3 * median &&
-      Math.max(h, ph) / Math.max(1, Math.min(h, ph)) < 1.5;
-    if (joins) group!.push(line);
-    else groups.push([line]);
-  }
-  const frac = (b: PixelBox): Box => ({
-    x0: clamp(b.x0 / width),
-    y0: clamp(b.y0 / height),
-    x1: clamp(b.x1 / width),
-    y1: clamp(b.y1 / height),
-  });
-  return groups.map((g) => {
-    const chars: DraftChar[] = [];
-    let text = "";
-    g.forEach((line, li) => {
-      if (li > 0) {
-        const prev = g[li - 1]!;
-        text += " ";
-        chars.push({ text: " ", box: frac({ x0: prev.box.x1, y0: prev.box.y0, x1: prev.box.x1, y1: prev.box.y1 }), confidence: 1, candidates: [] });
-      }
-      line.words.forEach((w, wi) => {
-        if (wi > 0) {
-          const prev = line.words[wi - 1]!;
-          text += " ";
-          chars.push({ text: " ", box: frac({ x0: prev.box.x1, y0: w.box.y0, x1: Math.max(prev.box.x1, w.box.x0), y1: w.box.y1 }), confidence: 1, candidates: [] });
-        }
-        text += w.text;
-        const wordChars = w.chars ?? [];
-        if (wordChars.map((c) => c.text).join("") === w.text) {
-          for (const c of wordChars) chars.push({ text: c.text, box: frac(c.box), confidence: c.confidence, candidates: c.candidates });
-        } else {
-          // Symbols that do not spell the word (ligatures): one entry per character on the word box.
-          for (const ch of w.text) chars.push({ text: ch, box: frac(w.box), confidence: w.confidence, candidates: [] });
-        }
-      });
-    });
-    const box = frac({
-      x0: Math.min(...g.map((l) => l.box.x0)),
-      y0: Math.min(...g.map((l) => l.box.y0)),
-      x1: Math.max(...g.map((l) => l.box.x1)),
-      y1: Math.max(...g.map((l) => l.box.y1)),
-    });
-    const lineHeight = g[0]!.box.y1 - g[0]!.box.y0;
-    const el: DraftElement = { type: "NarrativeText", text, page, box, chars };
-    if (g.length === 1 && lineHeight > 1.5 * median && text.length <= 120) {
-      el.type = "Title";
-      el.headingLevel = 1;
-    }
-    el.metadata = { ocr_confidence: round2(g.reduce((s, l) => s + l.confidence, 0) / g.length) };
-    return el;
-  });
+export function ocrElements(lines: readonly OcrLine[], width: number, height: number): DraftElement[] {
+  const page = { number: 1, width, height };
+  const blocks = layoutPage({ width, height, runs: ocrLineRuns(lines, 1), segments: [], images: [] }, { chars: true });
+  return toDraftElements(finishDocument([{ ...page, blocks }]), [page]);
 }
-
-const clamp = (v: number) => Math.min(1, Math.max(0, v));
-const round2 = (v: number) => Math.round(v * 100) / 100;
 
 /** The page image: PNG as is; other kinds re-encoded to PNG through `@napi-rs/canvas`. */
 async function renderPage(bytes: Uint8Array, page: number): Promise<Uint8Array> {

@@ -59,6 +59,8 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   classifyBlocks(blocks);
   for (const b of blocks) {
     if (chars) b.chars = blockChars(b);
+    const confidence = ocrConfidence(b);
+    if (confidence !== undefined) b.ocrConfidence = confidence;
     if ((b.kind === "text" || b.kind === "list") && b.lines.some((l) => l.runs.some((r) => r.math))) {
       const objects = inlineFormulas(b);
       if (objects.length) b.objects = objects;
@@ -81,3 +83,17 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
 }
 
 const rect = (r: { x0: number; y0: number; x1: number; y1: number }) => ({ x0: r.x0, y0: r.y0, x1: r.x1, y1: r.y1 });
+
+/** Mean OCR confidence of a block's runs, weighted by their characters; undefined without OCR. */
+function ocrConfidence(b: Block): number | undefined {
+  let sum = 0;
+  let n = 0;
+  for (const line of b.lines) {
+    for (const r of line.runs) {
+      if (r.confidence === undefined) continue;
+      sum += r.confidence * r.text.length;
+      n += r.text.length;
+    }
+  }
+  return n > 0 ? sum / n : undefined;
+}

@@ -65,6 +65,7 @@ export function toDraftElements(laid: readonly LaidElement[], pages: readonly Pi
     if (b.objects?.length) {
       out.objects = b.objects.map((o) => ({ type: o.type, text: o.text, start: o.start, end: o.end, box: nb(o), displayMode: "inline" }));
     }
+    if (b.ocrConfidence !== undefined) out.metadata = { ...out.metadata, ocr_confidence: Math.round(b.ocrConfidence * 100) / 100 };
     if (el.continuationOf !== undefined) out.continuationOf = el.continuationOf;
     if (el.refIndex !== undefined) out.refIndex = el.refIndex;
     return out;

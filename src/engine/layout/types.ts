@@ -94,6 +94,8 @@ export interface Block extends Rect {
   chars?: BlockChar[];
   /** Inline formulas (runs in math fonts inside prose). */
   objects?: InlineSpan[];
+  /** Mean OCR confidence of the block's text (0..1), by characters; absent for a text layer. */
+  ocrConfidence?: number;
   /** Index of `captioned`/caption block within the page's blocks, set by caption linking. */
   ref?: Block;
 }

@@ -2,7 +2,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DocParseError } from "../../../src/errors.js";
 import { imageFormat } from "../../../src/engine/formats/image.js";
 import { terminateOcr } from "../../../src/engine/ocr.js";
+import { pdfFormat } from "../../../src/engine/formats/pdf.js";
 import { charAccuracy, formatContext, pngHeader, renderTextBmp, renderTextImage, renderTextTiff, withPngDpi } from "../../support/office-fixtures.js";
+import { latexPdf, TWO_COLUMN_PAPER } from "../../support/pdf-fixtures.js";
+import { missing } from "../../support/system.js";
 
 afterAll(() => terminateOcr());
 const codeOf = (e: unknown) => (DocParseError.isInstance(e) ? e.code : e);
@@ -70,6 +73,30 @@ describe("image: OCR page", () => {
     const png = await imageFormat.renderPage!(jpeg, 1, { dpi: 72 });
     expect(Array.from(png.subarray(1, 4))).toEqual([0x50, 0x4e, 0x47]);
   });
+});
+
+describe.skipIf(missing("pdflatex"))("image: a photographed two-column page", () => {
+  it("reads it like a PDF page: columns in order, tables, list items, OCR confidence per element", async () => {
+    const png = await pdfFormat.renderPage!(await latexPdf(TWO_COLUMN_PAPER), 1, { dpi: 200 });
+    const doc = await imageFormat.parse(png, formatContext());
+    const texts = doc.elements.map((e) => e.text.replace(/\s+/g, " "));
+    const at = (needle: string): number => texts.findIndex((t) => t.includes(needle));
+    const order = ["Introduction", "Most documents people ingest", "Each page is read as a stream", "Chunks are built along", "Table 1: Retrieval quality"].map(at);
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    const tables = doc.elements.filter((e) => e.type === "Table").map((e) => e.table!);
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([
+      [4, 3],
+      [4, 4],
+    ]);
+    expect(doc.elements.filter((e) => e.type === "ListItem").map((e) => e.text)).toEqual(["• Section 2 describes the parser and its output format.", "• Section 3 evaluates retrieval with and without hierarchy."]);
+    expect(doc.elements.filter((e) => e.type === "Title").map((e) => e.text)).toEqual(expect.arrayContaining(["1 Introduction", "3 Results"]));
+    for (const e of doc.elements.filter((x) => x.type !== "Table")) {
+      const confidence = e.metadata?.["ocr_confidence"] as number;
+      expect(confidence).toBeGreaterThan(0.3);
+      expect(confidence).toBeLessThanOrEqual(1);
+    }
+  }, 60_000);
 });
 
 describe("image: bad input", () => {
