@@ -92,7 +92,11 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
       }
       const distinct = widest === 0 || g.em >= 1.5 * widest;
       const hits = alignedNearby(rows, k, g);
-      if (distinct && hits >= 1) cuts.push(g.at);
+      // A row of figures with no word space, every gap over the cut width (a table row
+      // whose cells all stand 2 em apart), cuts beside a number where two nearby rows have
+      // an edge. (A loose line of justified prose has its gaps all wide too, not its figures.)
+      const figures = () => NUMBER_CELL.test(rw.runs[g.at]!.text) || NUMBER_CELL.test(rw.runs[g.at - 1]!.text);
+      if ((distinct && hits >= 1) || (hits >= 2 && figures() && rw.gaps.every((h) => h.em <= 0.15 || h.candidate))) cuts.push(g.at);
       else if (hits >= 3) weak.push(g);
     });
     // A weak cut stands only where the stretch around it is not justified prose (equal
@@ -196,6 +200,9 @@ function overlapShare(a: { y0: number; y1: number }, b: { y0: number; y1: number
 }
 
 const PAGE_NO = /^\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*$/i;
+
+/** A table cell's figure: `412`, `3.1`, `-5%`, `$1,290`, `(12)`. */
+const NUMBER_CELL = /^[-+−(]?[$€£¥]?\d[\d,.\u00a0\u202f]*%?\)?$/;
 
 /** A section number opening a table of contents' entry: `2`, `2.1`, `A.`, `IV`. */
 const SECTION_NO = /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.?|[IVXLC]{1,6}\.?)$/;

@@ -88,6 +88,25 @@ describe("buildLines: rows beside taller text and narrow column gutters", () => 
   });
 });
 
+describe("buildLines: table rows", () => {
+  it("cuts a row whose cells all stand 1.5 to 3 em apart where they line up with the rows above", () => {
+    // A booktabs table's body, rules lost (an OCR layer, a scan): right-aligned numbers.
+    const row = (cells: string[], top: number) => [run(cells[0]!, 346, top, { x1: 346 + 6 * cells[0]!.length }), ...cells.slice(1).map((t, c) => run(t, [422, 459, 504][c]! - 5 * t.length, top, { x1: [422, 459, 504][c]! }))];
+    const runs = [...row(["Parse", "41.2", "61%", "97"], 100), ...row(["Chunk", "3.1", "5%", "1290"], 112), ...row(["Embed", "22.9", "34%", "175"], 124)];
+    expect(buildLines(runs).filter((l) => l.y0 === 124).map((l) => l.text)).toEqual(["Embed", "22.9", "34%", "175"]);
+  });
+
+  it("keeps a loose line of justified prose whole though its wide spaces line up with edges nearby", () => {
+    // A narrow justified column: three words stretched 2.2 and 2.4 em apart, between rows
+    // whose words happen to end and start at its gaps; the same row of figures is cut.
+    const loose = (words: string[], top: number) => words.map((w, i) => run(w, [100, 154, 208][i]!, top, { x1: [130, 184, 240][i]! }));
+    const prose = [...loose(["the", "market", "went"], 100), ...loose(["margin", "revenue", "growth"], 112), ...loose(["and", "the", "end"], 124)];
+    expect(buildLines(prose).filter((l) => l.y0 === 112).map((l) => l.text)).toEqual(["margin revenue growth"]);
+    const figures = [...loose(["the", "market", "went"], 100), ...loose(["margin", "412", "61%"], 112), ...loose(["and", "the", "end"], 124)];
+    expect(buildLines(figures).filter((l) => l.y0 === 112).map((l) => l.text)).toEqual(["margin", "412", "61%"]);
+  });
+});
+
 describe("buildLines: tables of contents", () => {
   it("keeps each entry's page number on its line, with dot leaders or without", () => {
     const runs = [run("1 Getting started", 50, 100, { bold: true }), run("2", 395, 100, { x1: 400 })];
