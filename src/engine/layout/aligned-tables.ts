@@ -23,6 +23,9 @@ export function findAlignedTables(lines: readonly Line[], options: AlignedTableO
   const tables: GridTable[] = [];
   // Monospace text aligned with spaces is code or a dump, not a table.
   const usable = lines.filter((l) => l.runs.length > 0 && !l.mono);
+  // Most pages have no rows of three pieces or more to start a table with: done.
+  const { minRows = 3, minCols = 3 } = options;
+  if (rowsOf(usable).filter((r) => r.length >= minCols).length < minRows) return { tables, used };
   for (const group of columnGroups(usable)) findIn(group, options, tables, used);
   return { tables, used };
 }
@@ -88,7 +91,8 @@ const rowSize = (row: readonly Line[]): number => Math.max(...row.map((l) => l.f
 const gap = (a: readonly Line[], b: readonly Line[]): number => Math.min(...b.map((l) => l.y0)) - Math.max(...a.map((l) => l.y1));
 
 /** A line of prose: four words or more over ten em. */
-const long = (s: Line): boolean => s.text.split(/\s+/).length >= 4 && s.x1 - s.x0 > 10 * s.fontSize;
+const long = (s: Line): boolean => s.x1 - s.x0 > 10 * s.fontSize && FOUR_WORDS.test(s.text);
+const FOUR_WORDS = /\S\s+\S+\s+\S+\s+\S/;
 
 interface PageColumn {
   x0: number;
