@@ -1,3 +1,4 @@
+import { isCaption } from "./captions.js";
 import { alignedTable } from "./tables.js";
 import type { GridTable, Line, TextRun } from "./types.js";
 
@@ -14,25 +15,46 @@ export interface AlignedTableOptions {
  * line segments, whose segments line up in columns. Conservative on purpose — three or
  * more columns and three or more full rows — so two-column prose (two segments a row)
  * and label/value pairs never qualify, nor columns of prose (most rows nothing but long
- * runs of words). On a page set in columns each column is searched on its own, so the
- * other column's lines, on the table's baselines or between them, stay out of its rows.
- * Returns the tables and the lines they took.
+ * runs of words). The page is searched whole first (a table may run across a two-column
+ * page's gutter); where a table found so takes in lines of a text column — the other
+ * column's prose or formula, on the table's baselines or between them — each column is
+ * searched on its own instead. Returns the tables and the lines they took.
  */
 export function findAlignedTables(lines: readonly Line[], options: AlignedTableOptions = {}): { tables: GridTable[]; used: Set<Line> } {
-  const used = new Set<Line>();
-  const tables: GridTable[] = [];
+  const { minRows = 3, minCols = 3 } = options;
   // Monospace text aligned with spaces is code or a dump, not a table.
   const usable = lines.filter((l) => l.runs.length > 0 && !l.mono);
   // Most pages have no rows of three pieces or more to start a table with: done.
-  const { minRows = 3, minCols = 3 } = options;
-  if (rowsOf(usable).filter((r) => r.length >= minCols).length < minRows) return { tables, used };
-  for (const group of columnGroups(usable)) findIn(group, options, tables, used);
-  return { tables, used };
+  let found: Found[] = [];
+  if (rowsOf(usable).filter((r) => r.length >= minCols).length >= minRows) {
+    found = findIn(usable, options);
+    const columns = pageColumns(usable);
+    if (columns.length > 0) {
+      // A table of the whole page that holds a line of prose set in a column took in
+      // that column's text; the columns, searched apart, have the tables.
+      const clean = found.filter((f) => !f.lines.some((l) => long(l) && columns.some((c) => inColumn(c, l))));
+      const taken = new Set(clean.flatMap((f) => f.lines));
+      const more = byColumn(usable, columns)
+        .flatMap((group) => findIn(group, options))
+        .filter((f) => !f.lines.some((l) => taken.has(l)));
+      found = [...clean, ...more];
+    }
+  }
+  return { tables: found.map((f) => f.table), used: new Set(found.flatMap((f) => f.lines)) };
 }
 
-function findIn(lines: readonly Line[], options: AlignedTableOptions, tables: GridTable[], used: Set<Line>): void {
+/** A table and the line segments it took. */
+interface Found {
+  table: GridTable;
+  lines: Line[];
+}
+
+function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
   const { minRows = 3, minCols = 3 } = options;
+  const out: Found[] = [];
   const rows = rowsOf(lines);
+  // The last row a table took: the row after it is no other table's header.
+  let taken = -1;
   let i = 0;
   while (i < rows.length) {
     if (rows[i]!.length < 2) {
@@ -43,7 +65,7 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions, tables: Gr
     let j = i;
     while (j + 1 < rows.length && rows[j + 1]!.length >= 2 && gap(rows[j]!, rows[j + 1]!) <= 1.6 * rowSize(rows[j]!)) j++;
     const run = rows.slice(i, j + 1);
-    const head = rows[i - 1];
+    const head = i - 1 > taken ? rows[i - 1] : undefined;
     i = j + 1;
     if (run.filter((r) => r.length >= minCols).length < minRows) continue;
     const segs = run.flat();
@@ -52,15 +74,27 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions, tables: Gr
     if (run.filter((r) => r.every(long)).length >= 0.6 * run.length) continue;
     const table = tableOf(segs);
     if (!table || table.cols < minCols) continue;
-    // A header row set with narrow gaps reads as one line: it belongs to the table when,
-    // cut at the table's gaps, it keeps the table's columns.
-    const headed = head && !head.some((l) => used.has(l)) && gap(head, run[0]!) <= 1.6 * rowSize(head) && head.every((l) => l.x0 >= table.x0 - l.fontSize && l.x1 <= table.x1 + l.fontSize) ? tableOf([...head, ...segs]) : undefined;
-    if (head && headed && headed.cols === table.cols && headed.rows === table.rows + 1) {
-      tables.push(headed);
-      for (const s of head) used.add(s);
-    } else tables.push(table);
-    for (const s of segs) used.add(s);
+    const headed = head && withHeader(head, run, table);
+    out.push(head && headed ? { table: headed, lines: [...head, ...segs] } : { table, lines: segs });
+    taken = j;
   }
+  return out;
+}
+
+/**
+ * The table with the row above it as its header, when that row belongs: a header whose
+ * cells stand under two em apart reads as one line, so the row above a table's run is
+ * tried when it lies close above, within the table's width, in type no larger than the
+ * table's, is no caption (`Table 2: Costs`), and, cut at the table's gaps, fills two cells
+ * or more and keeps the table's columns.
+ */
+function withHeader(head: readonly Line[], run: readonly Line[][], table: GridTable): GridTable | undefined {
+  const first = run[0]!;
+  if (gap(head, first) > 1.6 * rowSize(head) || rowSize(head) > 1.15 * rowSize(first)) return undefined;
+  if (head.some((l) => l.x0 < table.x0 - l.fontSize || l.x1 > table.x1 + l.fontSize || isCaption(l.text))) return undefined;
+  const headed = tableOf([...head, ...run.flat()]);
+  if (!headed || headed.cols !== table.cols || headed.rows !== table.rows + 1) return undefined;
+  return headed.cells.filter((c) => c.row === 1 && c.text !== "").length >= 2 ? headed : undefined;
 }
 
 /** Lines sharing a baseline band, top to bottom. */
@@ -94,24 +128,26 @@ const gap = (a: readonly Line[], b: readonly Line[]): number => Math.min(...b.ma
 const long = (s: Line): boolean => s.x1 - s.x0 > 10 * s.fontSize && FOUR_WORDS.test(s.text);
 const FOUR_WORDS = /\S\s+\S+\s+\S+\s+\S/;
 
+/** A text column: its long lines and the stretches of the page it runs down. */
 interface PageColumn {
   x0: number;
   x1: number;
+  /** Its long lines. */
   members: Line[];
+  /** Vertical stretches it holds, top to bottom, each between lines crossing its edges. */
+  stretches: { y0: number; y1: number }[];
 }
 
 /**
- * The page's lines by text column. A column is a stack of three or more long lines of
- * one measure with prose of its own: at least one of its lines alone in its row or
- * beside nothing but prose. (A table whose cells hold sentences has stacks of long lines
- * too, but every row has its short cells.) A column runs down the page until a line
- * crosses its edge (a title or a table across the page); a line belongs to the widest
- * column whose stretch holds it, so a single-column page is one group. Lines in no
- * column make one more group.
+ * The page's text columns. A column is a stack of three or more long lines of one
+ * measure with prose of its own: at least one of its lines alone in its row or beside
+ * nothing but prose. (A table whose cells hold sentences has stacks of long lines too,
+ * but every row has its short cells.) A column runs down the page until a line crosses
+ * its edge (a title across the page).
  */
-function columnGroups(lines: readonly Line[]): Line[][] {
+function pageColumns(lines: readonly Line[]): PageColumn[] {
   const longs = lines.filter(long);
-  if (longs.length < 6) return [lines as Line[]];
+  if (longs.length < 6) return [];
   const rowOf = new Map<Line, Line[]>();
   for (const row of rowsOf(lines)) for (const l of row) rowOf.set(l, row);
   // Stacks of long lines of one measure: starting at one x, ending near one x (ragged
@@ -119,37 +155,69 @@ function columnGroups(lines: readonly Line[]): Line[][] {
   const byX = [...longs].sort((a, b) => a.x0 - b.x0);
   const stacks: PageColumn[] = [];
   for (const l of byX) {
-    const home = stacks.find((s) => l.x0 - s.x0 < l.fontSize && Math.abs(l.x1 - s.x1) < Math.max(3 * l.fontSize, 0.15 * (s.x1 - s.x0)));
+    const home = stacks.find((c) => l.x0 - c.x0 < l.fontSize && Math.abs(l.x1 - c.x1) < Math.max(3 * l.fontSize, 0.15 * (c.x1 - c.x0)));
     if (home) {
       home.members.push(l);
       home.x1 = Math.max(home.x1, l.x1);
-    } else stacks.push({ x0: l.x0, x1: l.x1, members: [l] });
+    } else stacks.push({ x0: l.x0, x1: l.x1, members: [l], stretches: [] });
   }
   const columns = stacks.filter((c) => c.members.length >= 3 && c.members.some((m) => rowOf.get(m)!.every(long)));
-  if (columns.length === 0) return [lines as Line[]];
-  // Each column's stretches: between the lines that cross its edges.
-  const stretches: { column: PageColumn; y0: number; y1: number }[] = [];
   for (const c of columns) {
     const pad = c.members[0]!.fontSize;
-    const crossing = lines.filter((l) => l.x0 < c.x1 && l.x1 > c.x0 && (l.x0 < c.x0 - pad || l.x1 > c.x1 + pad)).map((l) => [l.y0, l.y1] as const);
-    crossing.sort((a, b) => a[0] - b[0]);
+    const crossing = lines.filter((l) => l.x0 < c.x1 && l.x1 > c.x0 && (l.x0 < c.x0 - pad || l.x1 > c.x1 + pad)).sort((a, b) => a.y0 - b.y0);
+    // Members top to bottom, walked once alongside the crossing lines.
+    const members = [...c.members].sort((a, b) => a.y0 - b.y0);
+    let m = 0;
     let top = -Infinity;
-    for (const [y0, y1] of [...crossing, [Infinity, Infinity] as const]) {
-      if (c.members.some((m) => m.y0 >= top && m.y1 <= y0)) stretches.push({ column: c, y0: top, y1: y0 });
-      top = Math.max(top, y1);
+    for (const cross of [...crossing, undefined]) {
+      const bottom = cross ? cross.y0 : Infinity;
+      while (m < members.length && members[m]!.y0 < top) m++;
+      let inside = false;
+      for (let k = m; k < members.length && members[k]!.y0 < bottom; k++) {
+        if (members[k]!.y1 <= bottom) {
+          inside = true;
+          break;
+        }
+      }
+      if (inside) c.stretches.push({ y0: top, y1: bottom });
+      if (cross) top = Math.max(top, cross.y1);
     }
   }
+  return columns;
+}
+
+/**
+ * Lines grouped by the column whose stretch holds them (the widest, when columns nest:
+ * a single-column page is one group); lines in no column make one more group.
+ */
+function byColumn(lines: readonly Line[], columns: readonly PageColumn[]): Line[][] {
   const groups = new Map<PageColumn | undefined, Line[]>();
   for (const l of lines) {
     let home: PageColumn | undefined;
-    for (const s of stretches) {
-      const c = s.column;
-      const pad = c.members[0]!.fontSize;
-      if (l.x0 >= c.x0 - pad && l.x1 <= c.x1 + pad && l.y0 >= s.y0 && l.y1 <= s.y1 && (!home || c.x1 - c.x0 > home.x1 - home.x0)) home = c;
-    }
+    for (const c of columns) if ((!home || c.x1 - c.x0 > home.x1 - home.x0) && inColumn(c, l)) home = c;
     const group = groups.get(home);
     if (group) group.push(l);
     else groups.set(home, [l]);
   }
   return [...groups.values()];
+}
+
+/** Whether a column holds the line: within its edges, in one of its stretches. */
+function inColumn(c: PageColumn, l: Line): boolean {
+  const pad = c.members[0]!.fontSize;
+  return l.x0 >= c.x0 - pad && l.x1 <= c.x1 + pad && holds(c.stretches, l);
+}
+
+/** Whether one of the stretches (top to bottom, not overlapping) holds the line. */
+function holds(stretches: readonly { y0: number; y1: number }[], l: Line): boolean {
+  let lo = 0;
+  let hi = stretches.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = stretches[mid]!;
+    if (l.y0 < s.y0) hi = mid - 1;
+    else if (l.y1 > s.y1) lo = mid + 1;
+    else return true;
+  }
+  return false;
 }

@@ -45,8 +45,10 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         const gap = line.y0 - last.y1;
         const fs = Math.max(line.fontSize, last.fontSize);
         if (gap < -0.3 * fs || gap > maxLineGapEm * fs || gap >= bestGap) continue;
-        // An OCR layer sizes each line by its letters' height: `mat.` (no ascender) reads smaller.
-        if (Math.abs(line.fontSize - last.fontSize) > (line.runs[0]?.ocr && last.runs[0]?.ocr ? 0.35 : 0.15) * fs) continue;
+        // An OCR layer may size a line by its letters' height: `mat.` (no ascender) under a
+        // full line reads smaller. Under a narrower line (a heading) sizes must agree.
+        const ocrSlack = line.runs[0]?.ocr && last.runs[0]?.ocr && last.x1 - last.x0 >= line.x1 - line.x0;
+        if (Math.abs(line.fontSize - last.fontSize) > (ocrSlack ? 0.25 : 0.15) * fs) continue;
         if (line.bold !== last.bold || line.mono !== last.mono) continue;
         const ov = overlap(line.x0, line.x1, b.x0, b.x1);
         if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0)) continue;
@@ -103,10 +105,24 @@ function startsParagraph(b: Block, line: Line, rtl = false): boolean {
   // A short line ending a sentence closes its paragraph.
   if (b.lines.length >= 2 && endOf(b, rtl) - endOf(last, rtl) > 0.15 * (b.x1 - b.x0) && endsSentence(last)) return true;
   // A caption is a paragraph of its own, ended by its first short line, even without a
-  // full stop (`Table 1: Budget by quarter`, then the body text flush under it). A label
-  // alone on its line (`Figure 3`) and centred captions keep their next line.
-  if (Math.abs(start - startOf(last, rtl)) < 0.5 * fs && endOf(line, rtl) - endOf(last, rtl) > 0.15 * (Math.max(b.x1, line.x1) - Math.min(b.x0, line.x0)) && isCaption(first.text) && first.text.split(/\s+/).length >= 3) return true;
+  // full stop (`Table 1: Budget by quarter`, then the body text flush under it): short
+  // when the next line's first word would have fitted after it (a ragged line broken
+  // before a long word goes on). A label alone on its line (`Figure 3`) and centred
+  // captions keep their next line.
+  if (Math.abs(start - startOf(last, rtl)) < 0.5 * fs && isCaption(first.text) && first.text.split(/\s+/).length >= 3) {
+    const room = Math.max(endOf(b, rtl), endOf(line, rtl)) - endOf(last, rtl);
+    if (room > 0.15 * (Math.max(b.x1, line.x1) - Math.min(b.x0, line.x0)) && room > firstWordWidth(line) + 0.5 * fs) return true;
+  }
   return false;
+}
+
+/** Width of a line's first word, from its glyphs or its first run's share of letters. */
+function firstWordWidth(line: Line): number {
+  const run = line.runs[0];
+  if (!run) return 0;
+  const word = run.text.trimStart().split(/\s/, 1)[0] ?? "";
+  if (run.chars && run.chars.length >= word.length && word.length > 0) return Math.abs(run.chars[word.length - 1]!.x1 - run.chars[0]!.x0);
+  return ((run.x1 - run.x0) * word.length) / Math.max(1, run.text.length);
 }
 
 /** Whether a line ends a sentence, a footnote mark after the full stop (`…end.¹`) aside. */

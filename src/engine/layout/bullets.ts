@@ -145,26 +145,44 @@ function markerRun(s: BulletShape, item: TextRun, rtl: boolean): TextRun {
   };
 }
 
-/** What OCR engines read a round list bullet as (Tesseract: `e`, `e¢`, `©`, `«`, `¢`, `°`). */
+/** What OCR engines read a round list bullet as (Tesseract: `e`, `e¢`, `©`, `«`, `¢`, `°`…). */
 const MISREAD_BULLET = /^(?:e[¢©]?|[©®«»¢°·])$/;
 
 /**
- * List bullets an OCR engine misread. Tesseract reads a round bullet as `e`, `e¢`, `©`,
- * `«`, `¢` or `°`, so an OCR'd list's items start with a stray letter, read as prose,
- * and the marker, a tab stop away from its text, can even be cut off onto a line of its
- * own. An OCR run (`ocr`) holding only such a token becomes a bullet run (`"• "`, up to
- * the item's text, like a bullet drawn as a shape) when it stands first on its line, its
- * item's text 0.6 to 3 em after it (a tab stop, wider than a word space), and the page
- * shows it is a list: the item's next line hangs at the text (`e Section 2 describes…` /
- * `format.`), another such marker lines up over or under it with its text, or a
- * numbered or bulleted line sits right above or below it. What the engine read is kept
- * as a candidate of the bullet in its OCR character details. Other runs are returned
- * as they are (the same array when nothing changed).
+ * List bullets an OCR engine misread. Tesseract reads a round bullet as `e`, `e¢`, `e©`,
+ * `©`, `®`, `«`, `»`, `¢`, `°` or `·`, so an OCR'd list's items start with a stray letter,
+ * read as prose, and the marker, a tab stop away from its text, can even be cut off onto
+ * a line of its own. An OCR run (`ocr`) holding only such a token becomes a bullet run
+ * (`"• "`, up to the item's text, like a bullet drawn as a shape) when it stands first on
+ * its line with the item's text 0.6 to 3 em after it and no nearer than the line's usual
+ * word space (a tab stop), the item starting with a capital or a digit after a
+ * letter-like mark (`e` is a word in Italian and Portuguese), and the page shows it is a
+ * list: the item's next line hangs at its text
+ * (`e Section 2 describes…` / `format.`), another such marker lines up over or under it
+ * with its text, or a numbered or bulleted line sits right above or below it. What the
+ * engine read is kept as a candidate of the bullet in its OCR character details. Other
+ * runs are returned as they are (the same array when nothing changed).
  */
 export function ocrBullets(runs: readonly TextRun[]): readonly TextRun[] {
   const marks = runs.filter((r) => r.ocr && level(r) && MISREAD_BULLET.test(r.text));
   if (marks.length === 0) return runs;
-  const rowmates = (r: TextRun): TextRun[] => runs.filter((o) => o !== r && level(o) && overlapY(o, r) >= 0.5 * Math.min(o.y1 - o.y0, r.y1 - r.y0));
+  // Runs by top edge, to find those near a height without a walk over the page.
+  const sorted = runs.filter(level).sort((a, b) => a.y0 - b.y0);
+  const tallest = Math.max(...sorted.map((r) => r.y1 - r.y0));
+  const near = (y0: number, y1: number): TextRun[] => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]!.y0 < y0 - tallest) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: TextRun[] = [];
+    for (let k = lo; k < sorted.length && sorted[k]!.y0 <= y1; k++) if (sorted[k]!.y1 >= y0) out.push(sorted[k]!);
+    return out;
+  };
+  const rowmates = (r: TextRun): TextRun[] => near(r.y0, r.y1).filter((o) => o !== r && overlapY(o, r) >= 0.5 * Math.min(o.y1 - o.y0, r.y1 - r.y0));
+  const startsLine = (r: TextRun): boolean => !rowmates(r).some((o) => o.x1 <= r.x0 + 0.1 * r.fontSize && r.x0 - o.x1 < 3 * r.fontSize);
   // The item's text after each candidate, when it stands first on its line.
   const items = new Map<TextRun, TextRun>();
   for (const m of marks) {
@@ -173,22 +191,35 @@ export function ocrBullets(runs: readonly TextRun[]): readonly TextRun[] {
     if (mates.some((o) => o.x1 <= m.x0 + 0.1 * em && m.x0 - o.x1 < 3 * em)) continue;
     let item: TextRun | undefined;
     for (const o of mates) if (o.x0 >= m.x1 - 0.1 * em && (!item || o.x0 < item.x0)) item = o;
-    if (!item || item.x0 - m.x1 < 0.6 * item.fontSize || item.x0 - m.x1 > 3 * item.fontSize || m.y1 - m.y0 > 1.3 * (item.y1 - item.y0)) continue;
+    if (!item || m.y1 - m.y0 > 1.3 * (item.y1 - item.y0)) continue;
+    const tab = item.x0 - m.x1;
+    if (tab < 0.6 * item.fontSize || tab > 3 * item.fontSize || tab < wordSpace(mates, item)) continue;
+    if (/^[a-z]/i.test(m.text) && !/^[\p{Lu}\p{N}]/u.test(item.text)) continue;
     items.set(m, item);
   }
   if (items.size === 0) return runs;
-  // Runs that start a line (nothing to their left on their row within 3 em).
-  const starts = runs.filter((r) => level(r) && !rowmates(r).some((o) => o.x1 <= r.x0 + 0.1 * r.fontSize && r.x0 - o.x1 < 3 * r.fontSize));
   const replaced = new Map<TextRun, TextRun>();
   for (const [m, item] of items) {
     const em = item.fontSize;
-    const near = (r: TextRun): boolean => r !== m && r !== item && Math.abs((r.y0 + r.y1) / 2 - (m.y0 + m.y1) / 2) < 2.2 * em;
-    const hangs = starts.some((r) => near(r) && r.y0 > m.y0 && Math.abs(r.x0 - item.x0) < 0.3 * em);
+    const around = near(m.y0 - 2.2 * em, m.y1 + 2.2 * em).filter((r) => r !== m && r !== item && startsLine(r));
+    const hangs = around.some((r) => r.y0 > m.y0 && Math.abs(r.x0 - item.x0) < 0.3 * em);
     const aligned = [...items].some(([m2, item2]) => m2 !== m && Math.abs(m2.x0 - m.x0) < 0.5 * em && Math.abs(item2.x0 - item.x0) < 0.5 * em && Math.abs(m2.y0 - m.y0) < 8 * em);
-    const inList = starts.some((r) => near(r) && !items.has(r) && LIST_MARKER.test(`${r.text} `));
+    const inList = around.some((r) => !items.has(r) && LIST_MARKER.test(`${r.text} `));
     if (hangs || aligned || inList) replaced.set(m, ocrMarkerRun(m, item));
   }
   return replaced.size ? runs.map((r) => replaced.get(r) ?? r) : runs;
+}
+
+/** The median gap between the words of a row from `from` on (0 when it has none). */
+function wordSpace(row: readonly TextRun[], from: TextRun): number {
+  const words = row.filter((r) => r.x0 >= from.x0).sort((a, b) => a.x0 - b.x0);
+  const gaps: number[] = [];
+  for (let k = 1; k < words.length; k++) {
+    const g = words[k]!.x0 - words[k - 1]!.x1;
+    if (g > 0 && g < 3 * from.fontSize) gaps.push(g);
+  }
+  gaps.sort((a, b) => a - b);
+  return gaps.length ? gaps[gaps.length >> 1]! : 0;
 }
 
 /** The bullet run of a misread marker `m` before `item`: `"• "` up to the item's text. */

@@ -5,7 +5,7 @@ import { blockChars, classifyBlocks, inlineFormulas } from "./classify.js";
 import { buildLines } from "./lines.js";
 import { readingOrder } from "./reading-order.js";
 import { findTables } from "./tables.js";
-import type { Block, GridTable, PlacedImage, Segment, TextRun } from "./types.js";
+import type { Block, GridTable, PlacedImage, Rect, Segment, TextRun } from "./types.js";
 
 /** What a format extracted from one page, in display space (top-left origin). */
 export interface PageContent {
@@ -67,8 +67,14 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
     }
     b.lines = b.lines.map((l) => ({ ...l, runs: [] }));
   }
+  const ocr = runs.some((r) => r.confidence !== undefined);
   for (const t of tables) {
-    blocks.push({ ...rect(t), lines: [], text: tableText(t), fontSize: 0, bold: false, mono: false, kind: "table", table: t });
+    const block: Block = { ...rect(t), lines: [], text: tableText(t), fontSize: 0, bold: false, mono: false, kind: "table", table: t };
+    if (ocr) {
+      const confidence = meanConfidence(runs.filter((r) => inside(r, t)));
+      if (confidence !== undefined) block.ocrConfidence = confidence;
+    }
+    blocks.push(block);
   }
   for (const img of content.images ?? []) {
     const w = img.x1 - img.x0;
@@ -86,14 +92,23 @@ const rect = (r: { x0: number; y0: number; x1: number; y1: number }) => ({ x0: r
 
 /** Mean OCR confidence of a block's runs, weighted by their characters; undefined without OCR. */
 function ocrConfidence(b: Block): number | undefined {
+  return meanConfidence(b.lines.flatMap((l) => l.runs));
+}
+
+function meanConfidence(runs: readonly TextRun[]): number | undefined {
   let sum = 0;
   let n = 0;
-  for (const line of b.lines) {
-    for (const r of line.runs) {
-      if (r.confidence === undefined) continue;
-      sum += r.confidence * r.text.length;
-      n += r.text.length;
-    }
+  for (const r of runs) {
+    if (r.confidence === undefined) continue;
+    sum += r.confidence * r.text.length;
+    n += r.text.length;
   }
   return n > 0 ? sum / n : undefined;
 }
+
+/** Whether a run's centre lies in a rectangle. */
+const inside = (r: Rect, t: Rect): boolean => {
+  const cx = (r.x0 + r.x1) / 2;
+  const cy = (r.y0 + r.y1) / 2;
+  return cx >= t.x0 && cx <= t.x1 && cy >= t.y0 && cy <= t.y1;
+};

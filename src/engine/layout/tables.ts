@@ -261,7 +261,7 @@ function finishCell(cell: GridCell & { runs: TextRun[] }): GridCell {
   return { ...rest, text: text.trim() };
 }
 
-/** Text that draws a vertical rule: bars, box-drawing verticals. */
+/** OCR text that is a drawn vertical rule: bars, box-drawing verticals. */
 const TEXT_RULE = /^[|¦│┃║]+$/;
 
 /** Columns from text alignment between horizontal rules (booktabs tables). */
@@ -271,9 +271,10 @@ export function alignedTable(region: Rect, rules: number[], runs: readonly TextR
     const cy = (r.y0 + r.y1) / 2;
     return cx >= region.x0 - 2 && cx <= region.x1 + 2 && cy > region.y0 && cy < region.y1;
   });
-  // A bar standing alone between cells is a rule spelt in text (`a | b`, or an OCR layer
-  // reading a drawn rule): it separates cells and is no cell's text.
-  const inside = within.filter((r) => !TEXT_RULE.test(r.text));
+  // A bar an OCR engine read standing alone between cells is a drawn rule: it separates
+  // cells and is no cell's text. (In a text layer a bar is text: `|` and `||` in a table
+  // of shell operators.)
+  const inside = within.filter((r) => !(r.ocr && TEXT_RULE.test(r.text)));
   if (inside.length < 2) return undefined;
   // Inside a table every clear gap is a cell edge: no need to tell gutters from word spaces.
   const segs = buildLines(inside, { splitGapEm: 0.8, gutterEm: 0.8 });

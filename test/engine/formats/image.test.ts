@@ -91,7 +91,7 @@ describe.skipIf(missing("pdflatex"))("image: a photographed two-column page", ()
     ]);
     expect(doc.elements.filter((e) => e.type === "ListItem").map((e) => e.text)).toEqual(["• Section 2 describes the parser and its output format.", "• Section 3 evaluates retrieval with and without hierarchy."]);
     expect(doc.elements.filter((e) => e.type === "Title").map((e) => e.text)).toEqual(expect.arrayContaining(["1 Introduction", "3 Results"]));
-    for (const e of doc.elements.filter((x) => x.type !== "Table")) {
+    for (const e of doc.elements) {
       const confidence = e.metadata?.["ocr_confidence"] as number;
       expect(confidence).toBeGreaterThan(0.3);
       expect(confidence).toBeLessThanOrEqual(1);

@@ -42,6 +42,14 @@ describe("buildBlocks", () => {
     expect(wrapped.map((b) => b.text)).toEqual(["Figure 2: Recall at five for every configuration we tried, by page count.", "The body goes on here with a long line of prose."]);
     const label = blocksOf([run("Figure 3", 10, 100), run("Recall at five for every configuration we tried", 10, 112)]);
     expect(label.map((b) => b.text)).toEqual(["Figure 3 Recall at five for every configuration we tried"]);
+    // Ragged right: a line broken early before a word too long for the room left.
+    const ragged = blocksOf([run("Table 3: Quarterly revenue of the division by region,", 10, 100), run("in thousands of euros after", 10, 112), run("internationalisation-adjusted and before the one-off", 10, 124), run("charges.", 10, 136)]);
+    expect(ragged.map((b) => b.kind)).toEqual(["table-caption"]);
+  });
+
+  it("keeps an OCR'd heading apart from the body under it, its size 30 % over the body's", () => {
+    const blocks = blocksOf([run("Introduction", 10, 100, { fontSize: 14, ocr: true }), run("Most documents people ingest are PDFs and a parser", 10, 116, { fontSize: 11, ocr: true })]);
+    expect(blocks.map((b) => b.text)).toEqual(["Introduction", "Most documents people ingest are PDFs and a parser"]);
   });
 
   it("joins an OCR layer's lines sized apart by their letters' height (no ascenders), not a text layer's", () => {

@@ -201,5 +201,19 @@ describe("ocrBullets", () => {
     expect(ocrBullets(lone)).toBe(lone);
     const born = [run("e", 60, 100), run("Section two describes the parser and its", 73, 100), run("output format.", 73, 112)];
     expect(ocrBullets(born)).toBe(born);
+    // Justified Italian, OCR'd: word spaces stretch to 0.9 em, and two lines start with "e".
+    const justified = [ocr("e", 60, 100), ocr("dei paragrafi permette di", 74, 100), ocr("e", 60, 112), ocr("non mescolano argomenti", 74, 112), ocr("diversi.", 74, 124)];
+    expect(ocrBullets(justified)).toBe(justified);
+  });
+
+  it("turns every marker of a long OCR'd list into a bullet (16,000 words on one page)", async () => {
+    const { ocrBullets } = await import("../../../src/engine/layout/bullets.js");
+    const runs: TextRun[] = [];
+    for (let r = 0; r < 2000; r++) {
+      runs.push(ocr("©", 60, 10 + 12 * r), ocr("Item", 73, 10 + 12 * r));
+      for (let w = 0; w < 6; w++) runs.push(ocr("word", 100 + 25 * w, 10 + 12 * r));
+    }
+    const out = ocrBullets(runs);
+    expect(out.filter((r) => r.text === "\u2022 ")).toHaveLength(2000);
   });
 });

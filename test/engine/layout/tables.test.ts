@@ -163,6 +163,26 @@ describe("findAlignedTables: beside prose, headers, bars", () => {
     expect([...used].some((l) => l.text.startsWith("each page"))).toBe(false);
   });
 
+  it("keeps a table across a two-column page whole; a caption or heading above is no header row", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    const prose = "retrieval quality improves when chunks follow";
+    const runs = [run("Table 1: Time per stage for 4,000 pages.", 180, 80)];
+    const cells = [
+      ["Stage", "Seconds", "Share", "Pages/s"],
+      ["Parse", "41.2", "61%", "97"],
+      ["Chunk", "3.1", "5%", "1290"],
+      ["Embed", "22.9", "34%", "175"],
+    ];
+    cells.forEach((row, k) => row.forEach((t, c) => runs.push(run(t, [60, 180, 320, 440][c]!, 100 + k * 12))));
+    for (let k = 0; k < 10; k++) runs.push(run(prose, 50, 175 + k * 12, { x1: 280 }), run(prose, 310, 175 + k * 12, { x1: 540 }));
+    const { tables } = findAlignedTables(buildLines(runs));
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[4, 4]]);
+    for (const above of [run("Table 2", 60, 86, { bold: true }), run("3.2 Operating costs", 60, 86, { fontSize: 12, bold: true })]) {
+      const t = findAlignedTables(buildLines([above, ...cells.slice(1).flatMap((row, k) => row.map((x, c) => run(x, [60, 180, 320, 440][c]!, 100 + k * 12)))])).tables[0]!;
+      expect([t.rows, t.cells[0]!.text]).toEqual([3, "Parse"]);
+    }
+  });
+
   it("keeps a table's own column of notes, which ends with the table", async () => {
     const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
     const runs = [0, 1, 2, 3].flatMap((r) => [run(`R-${r}`, 50, 100 + 12 * r), run(`${r * 7}`, 110, 100 + 12 * r), run("checked by the nightly job every day", 160, 100 + 12 * r, { x1: 360 })]);
@@ -192,13 +212,21 @@ describe("findAlignedTables: beside prose, headers, bars", () => {
     expect([...captioned.used].some((l) => l.text.startsWith("Table 2"))).toBe(false);
   });
 
-  it("reads a bar standing between cells as a rule, not as text", async () => {
+  it("reads a bar an OCR engine read between cells as a rule; a text layer's bar is text", async () => {
     const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
     // An OCR layer reads a drawn rule as "|", 0.6 em from the words either side.
     const runs = tableRuns().filter((r) => r.text !== "MRR");
-    runs.push(run("|", 473, 200), run("MRR", 484, 200));
+    runs.push(run("|", 473, 200, { ocr: true }), run("MRR", 484, 200));
     const { tables } = findAlignedTables(buildLines(runs));
     expect(tables[0]!.cells.filter((c) => c.row === 1).map((c) => c.text)).toEqual(["Configuration", "Recall", "MRR"]);
+    // A table of shell operators: the bars are its content.
+    const ops = [
+      ["|", "pipe output", "ls | wc"],
+      ["||", "run if it failed", "a || b"],
+      ["&&", "run if it worked", "a && b"],
+    ].flatMap((cells, r) => cells.map((text, c) => run(text, [50, 120, 260][c]!, 100 + 12 * r)));
+    const [t] = findAlignedTables(buildLines(ops)).tables;
+    expect(t!.cells.filter((c) => c.col === 1).map((c) => c.text)).toEqual(["|", "||", "&&"]);
   });
 });
 
