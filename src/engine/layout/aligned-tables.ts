@@ -17,8 +17,9 @@ export interface AlignedTableOptions {
  * and label/value pairs never qualify, nor columns of prose (most rows nothing but long
  * runs of words). The page is searched whole first (a table may run across a two-column
  * page's gutter); where a table found so takes in lines of a text column — the other
- * column's prose or formula, on the table's baselines or between them — each column is
- * searched on its own instead. Returns the tables and the lines they took.
+ * column's prose, or a formula with little of the table above or below it, on the
+ * table's baselines or between them — each column is searched on its own instead. Returns the tables and the lines
+ * they took.
  */
 export function findAlignedTables(lines: readonly Line[], options: AlignedTableOptions = {}): { tables: GridTable[]; used: Set<Line> } {
   const { minRows = 3, minCols = 3 } = options;
@@ -30,9 +31,15 @@ export function findAlignedTables(lines: readonly Line[], options: AlignedTableO
     found = findIn(usable, options);
     const columns = pageColumns(usable);
     if (columns.length > 0) {
-      // A table of the whole page that holds a line of prose set in a column took in
-      // that column's text; the columns, searched apart, have the tables.
-      const clean = found.filter((f) => !f.lines.some((l) => long(l) && columns.some((c) => inColumn(c, l))));
+      // A table of the whole page that holds a text column's prose, or a long line set
+      // in a column with other lines of the table above or below it in fewer than half
+      // its rows (a display formula beside a table in the other column), took in that
+      // column's text; the columns, searched apart, have the tables. A long cell of a
+      // table across the page has its table column's cells above and below it.
+      const prose = new Set(columns.flatMap((c) => c.members));
+      const foreign = (f: Found, l: Line): boolean =>
+        prose.has(l) || (long(l) && columns.some((c) => inColumn(c, l)) && f.lines.filter((o) => o !== l && o.x0 < l.x1 && o.x1 > l.x0).length < f.table.rows / 2);
+      const clean = found.filter((f) => !f.lines.some((l) => foreign(f, l)));
       const taken = new Set(clean.flatMap((f) => f.lines));
       const more = byColumn(usable, columns)
         .flatMap((group) => findIn(group, options))

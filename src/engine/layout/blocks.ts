@@ -45,9 +45,11 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         const gap = line.y0 - last.y1;
         const fs = Math.max(line.fontSize, last.fontSize);
         if (gap < -0.3 * fs || gap > maxLineGapEm * fs || gap >= bestGap) continue;
-        // An OCR layer may size a line by its letters' height: `mat.` (no ascender) under a
-        // full line reads smaller. Under a narrower line (a heading) sizes must agree.
-        const ocrSlack = line.runs[0]?.ocr && last.runs[0]?.ocr && last.x1 - last.x0 >= line.x1 - line.x0;
+        // An OCR layer may size a line by its letters' height: `mat.` (no ascender) reads
+        // smaller than the full line above it. The smaller line must be the narrower one:
+        // a heading is larger and narrower than the body under it.
+        const [small, big] = line.fontSize < last.fontSize ? [line, last] : [last, line];
+        const ocrSlack = line.runs[0]?.ocr && last.runs[0]?.ocr && small.x1 - small.x0 <= big.x1 - big.x0;
         if (Math.abs(line.fontSize - last.fontSize) > (ocrSlack ? 0.25 : 0.15) * fs) continue;
         if (line.bold !== last.bold || line.mono !== last.mono) continue;
         const ov = overlap(line.x0, line.x1, b.x0, b.x1);
@@ -120,8 +122,15 @@ function startsParagraph(b: Block, line: Line, rtl = false): boolean {
 function firstWordWidth(line: Line): number {
   const run = line.runs[0];
   if (!run) return 0;
+  const chars = run.chars;
+  if (chars?.length) {
+    let from = 0;
+    while (from < chars.length && chars[from]!.text.trim() === "") from++;
+    let to = from;
+    while (to < chars.length && chars[to]!.text.trim() !== "") to++;
+    if (to > from) return Math.abs(chars[to - 1]!.x1 - chars[from]!.x0);
+  }
   const word = run.text.trimStart().split(/\s/, 1)[0] ?? "";
-  if (run.chars && run.chars.length >= word.length && word.length > 0) return Math.abs(run.chars[word.length - 1]!.x1 - run.chars[0]!.x0);
   return ((run.x1 - run.x0) * word.length) / Math.max(1, run.text.length);
 }
 

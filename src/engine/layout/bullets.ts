@@ -166,23 +166,15 @@ const MISREAD_BULLET = /^(?:e[¢©]?|[©®«»¢°·])$/;
 export function ocrBullets(runs: readonly TextRun[]): readonly TextRun[] {
   const marks = runs.filter((r) => r.ocr && level(r) && MISREAD_BULLET.test(r.text));
   if (marks.length === 0) return runs;
-  // Runs by top edge, to find those near a height without a walk over the page.
-  const sorted = runs.filter(level).sort((a, b) => a.y0 - b.y0);
-  const tallest = Math.max(...sorted.map((r) => r.y1 - r.y0));
-  const near = (y0: number, y1: number): TextRun[] => {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sorted[mid]!.y0 < y0 - tallest) lo = mid + 1;
-      else hi = mid;
-    }
-    const out: TextRun[] = [];
-    for (let k = lo; k < sorted.length && sorted[k]!.y0 <= y1; k++) if (sorted[k]!.y1 >= y0) out.push(sorted[k]!);
-    return out;
-  };
+  const byHeight = new YIndex(runs.filter(level));
+  const near = (y0: number, y1: number): TextRun[] => byHeight.within(y0, y1);
   const rowmates = (r: TextRun): TextRun[] => near(r.y0, r.y1).filter((o) => o !== r && overlapY(o, r) >= 0.5 * Math.min(o.y1 - o.y0, r.y1 - r.y0));
-  const startsLine = (r: TextRun): boolean => !rowmates(r).some((o) => o.x1 <= r.x0 + 0.1 * r.fontSize && r.x0 - o.x1 < 3 * r.fontSize);
+  const starts = new Map<TextRun, boolean>();
+  const startsLine = (r: TextRun): boolean => {
+    let v = starts.get(r);
+    if (v === undefined) starts.set(r, (v = !rowmates(r).some((o) => o.x1 <= r.x0 + 0.1 * r.fontSize && r.x0 - o.x1 < 3 * r.fontSize)));
+    return v;
+  };
   // The item's text after each candidate, when it stands first on its line.
   const items = new Map<TextRun, TextRun>();
   for (const m of marks) {
@@ -199,15 +191,51 @@ export function ocrBullets(runs: readonly TextRun[]): readonly TextRun[] {
   }
   if (items.size === 0) return runs;
   const replaced = new Map<TextRun, TextRun>();
+  const marksByHeight = new YIndex([...items.keys()]);
   for (const [m, item] of items) {
     const em = item.fontSize;
     const around = near(m.y0 - 2.2 * em, m.y1 + 2.2 * em).filter((r) => r !== m && r !== item && startsLine(r));
     const hangs = around.some((r) => r.y0 > m.y0 && Math.abs(r.x0 - item.x0) < 0.3 * em);
-    const aligned = [...items].some(([m2, item2]) => m2 !== m && Math.abs(m2.x0 - m.x0) < 0.5 * em && Math.abs(item2.x0 - item.x0) < 0.5 * em && Math.abs(m2.y0 - m.y0) < 8 * em);
+    const aligned = marksByHeight.within(m.y0 - 8 * em, m.y1 + 8 * em).some((m2) => m2 !== m && Math.abs(m2.x0 - m.x0) < 0.5 * em && Math.abs(items.get(m2)!.x0 - item.x0) < 0.5 * em);
     const inList = around.some((r) => !items.has(r) && LIST_MARKER.test(`${r.text} `));
     if (hangs || aligned || inList) replaced.set(m, ocrMarkerRun(m, item));
   }
   return replaced.size ? runs.map((r) => replaced.get(r) ?? r) : runs;
+}
+
+/**
+ * Runs by top edge, to find those reaching into a band of heights without a walk over the
+ * page. Runs over four times the median height (a rule read as `|`, a tall figure label)
+ * are kept apart and always looked at, so one of them does not widen every search.
+ */
+class YIndex {
+  private readonly sorted: TextRun[];
+  private readonly tall: TextRun[];
+  private readonly reach: number;
+
+  constructor(runs: readonly TextRun[]) {
+    const heights = runs.map((r) => r.y1 - r.y0).sort((a, b) => a - b);
+    const limit = 4 * (heights[heights.length >> 1] ?? 0);
+    this.sorted = runs.filter((r) => r.y1 - r.y0 <= limit).sort((a, b) => a.y0 - b.y0);
+    this.tall = runs.filter((r) => r.y1 - r.y0 > limit);
+    this.reach = limit;
+  }
+
+  /** Runs whose vertical extent meets [y0, y1]. */
+  within(y0: number, y1: number): TextRun[] {
+    const { sorted } = this;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]!.y0 < y0 - this.reach) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: TextRun[] = [];
+    for (let k = lo; k < sorted.length && sorted[k]!.y0 <= y1; k++) if (sorted[k]!.y1 >= y0) out.push(sorted[k]!);
+    for (const r of this.tall) if (r.y0 <= y1 && r.y1 >= y0) out.push(r);
+    return out;
+  }
 }
 
 /** The median gap between the words of a row from `from` on (0 when it has none). */

@@ -47,6 +47,16 @@ describe("buildBlocks", () => {
     expect(ragged.map((b) => b.kind)).toEqual(["table-caption"]);
   });
 
+  it("keeps an OCR layer's short middle line, sized smaller by its letters, in its ragged paragraph", () => {
+    const o = { ocr: true };
+    const blocks = blocksOf([
+      run("The parser reads every page of the file and", 10, 100, { fontSize: 9, ...o }),
+      run("some more common", 10, 113, { fontSize: 7, x1: 82, ...o }),
+      run("builds the lines, blocks and tables of the page.", 10, 126, { fontSize: 9, ...o }),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual(["The parser reads every page of the file and some more common builds the lines, blocks and tables of the page."]);
+  });
+
   it("keeps an OCR'd heading apart from the body under it, its size 30 % over the body's", () => {
     const blocks = blocksOf([run("Introduction", 10, 100, { fontSize: 14, ocr: true }), run("Most documents people ingest are PDFs and a parser", 10, 116, { fontSize: 11, ocr: true })]);
     expect(blocks.map((b) => b.text)).toEqual(["Introduction", "Most documents people ingest are PDFs and a parser"]);

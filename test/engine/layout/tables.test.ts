@@ -177,6 +177,12 @@ describe("findAlignedTables: beside prose, headers, bars", () => {
     for (let k = 0; k < 10; k++) runs.push(run(prose, 50, 175 + k * 12, { x1: 280 }), run(prose, 310, 175 + k * 12, { x1: 540 }));
     const { tables } = findAlignedTables(buildLines(runs));
     expect(tables.map((t) => [t.rows, t.cols])).toEqual([[4, 4]]);
+    // Its second column describing each row in a few words, over the left column's area.
+    const described = runs.filter((r) => !["Seconds", "41.2", "3.1", "22.9"].includes(r.text));
+    ["What it does", "reads every page into lines", "splits the tree of elements", "turns each chunk into vectors"].forEach((t, k) => described.push(run(t, 120, 100 + k * 12)));
+    const wide = findAlignedTables(buildLines(described)).tables;
+    expect(wide.map((t) => [t.rows, t.cols])).toEqual([[4, 4]]);
+    expect(wide[0]!.cells.filter((c) => c.col === 2).map((c) => c.text)).toEqual(["What it does", "reads every page into lines", "splits the tree of elements", "turns each chunk into vectors"]);
     for (const above of [run("Table 2", 60, 86, { bold: true }), run("3.2 Operating costs", 60, 86, { fontSize: 12, bold: true })]) {
       const t = findAlignedTables(buildLines([above, ...cells.slice(1).flatMap((row, k) => row.map((x, c) => run(x, [60, 180, 320, 440][c]!, 100 + k * 12)))])).tables[0]!;
       expect([t.rows, t.cells[0]!.text]).toEqual([3, "Parse"]);
