@@ -80,8 +80,9 @@ export interface FontInfo {
   descent: number;
   /**
    * An OCR text layer's glyphless font (Tesseract's `GlyphLessFont`, which OCRmyPDF and
-   * most "searchable PDF" tools embed): every glyph is a blank 0.5 em, and each word is
-   * stretched (`Tz`) so that it and its trailing space span the word's box on the scan.
+   * most "searchable PDF" tools embed): every glyph is a blank 0.5 em, and Tesseract
+   * stretches (`Tz`) each word so that it and its trailing space span the word's box on
+   * the scan (OCRmyPDF's hOCR renderer shows the space as a string of its own).
    */
   glyphless: boolean;
 }
