@@ -1,4 +1,5 @@
 import type { DraftDocument, DraftElement, FormatContext } from "../../src/engine/draft.js";
+import { expect } from "vitest";
 import { pdfFormat } from "../../src/engine/formats/pdf.js";
 import { resolveLimits } from "../../src/engine/limits.js";
 import { parsePageRange, resolveCapabilities, type Capabilities, type PageSpan, type ParseMode } from "../../src/wire/index.js";
@@ -56,4 +57,15 @@ export function wordsNotHeld(
       return !doc.elements.some((e) => e.page === w.page && e.box && boxContains(e.box, box, 0.01) && e.text.replace(/\s/g, "").includes(w.text));
     })
     .map((w) => w.text);
+}
+
+/** Text each part of TWO_COLUMN_PAPER's first page starts with, or holds, in reading order. */
+export const PAPER_READING_ORDER = ["Introduction", "Most documents people ingest", "Method", "Parsing", "Each page is read as a stream", "Chunks are built along", "Results", "Table 1: Retrieval quality"];
+
+/** Expects elements holding each needle (spaces normalised), the first of each in the needles' order. */
+export function expectInReadingOrder(doc: Pick<DraftDocument, "elements">, needles: readonly string[]): void {
+  const texts = doc.elements.map((e) => e.text.replace(/\s+/g, " "));
+  const at = needles.map((n) => texts.findIndex((t) => t.includes(n)));
+  expect(needles.filter((_, i) => at[i]! < 0), "needles no element holds").toEqual([]);
+  expect(at, "element indices in the needles' order").toEqual([...at].sort((a, b) => a - b));
 }

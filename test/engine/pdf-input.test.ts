@@ -5,7 +5,7 @@ import { pdfFormat } from "../../src/engine/formats/pdf.js";
 import { parserThreadStats } from "../../src/engine/formats/pdf-thread.js";
 import { buildPdf, chromiumPdf, column, ghostscriptManPdf, latexPdf, operatorBombPdf, popplerWords, prose, randomProse, rawPdf, sofficePdf, tesseractPdf, TWO_COLUMN_PAPER } from "../support/pdf-fixtures.js";
 import { missing } from "../support/system.js";
-import { boxContains, ofType, parsePdf, wordsNotHeld } from "./pdf-helpers.js";
+import { boxContains, expectInReadingOrder, ofType, PAPER_READING_ORDER, parsePdf, wordsNotHeld } from "./pdf-helpers.js";
 
 async function codeOf(p: Promise<unknown>): Promise<unknown> {
   try {
@@ -365,9 +365,7 @@ describe.skipIf(missing("pdflatex", "pdftoppm", "pdftotext", "tesseract"))("pdf:
     const texts = doc.elements.map((e) => e.text.replace(/\s+/g, " "));
     const at = (needle: string): number => texts.findIndex((t) => t.includes(needle));
     // Reading order: the left column whole, then the right one.
-    const order = ["Introduction", "Most documents people ingest", "Method", "Parsing", "Each page is read as a stream", "Chunks are built along", "Results", "Table 1: Retrieval quality"].map(at);
-    expect(order.every((i) => i >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expectInReadingOrder(doc, PAPER_READING_ORDER);
     // Both tables, rule-less now (Tesseract draws no rules; it reads a vertical one as
     // "|"), beside the left column's prose and its display formula, whose lines fall on
     // and between the tables' baselines.
@@ -401,12 +399,8 @@ describe.skipIf(missing("pdflatex", "pdftoppm", "pdftotext", "tesseract"))("pdf:
 describe.skipIf(missing("pdflatex"))("pdf: a two-column page OCR'd by the engine (parse_mode scan)", () => {
   it("segments the page before reading lines: columns in order, both tables, the bullets", async () => {
     const doc = await parsePdf(await latexPdf(TWO_COLUMN_PAPER), { parseMode: "scan", pageRange: "1" });
-    const texts = doc.elements.map((e) => e.text.replace(/\s+/g, " "));
-    const at = (needle: string): number => texts.findIndex((t) => t.includes(needle));
     // Tesseract's library default (one block of text) ran every line across both columns.
-    const order = ["Introduction", "Most documents people ingest", "Method", "Parsing", "Each page is read as a stream", "Chunks are built along", "Results", "Table 1: Retrieval quality"].map(at);
-    expect(order.every((i) => i >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expectInReadingOrder(doc, PAPER_READING_ORDER);
     const [first, second, ...more] = ofType(doc, "Table").map((e) => e.table!);
     expect(more).toEqual([]);
     expect(first!.cells.filter((c) => c.col === 1).map((c) => c.text)).toEqual(["Configuration", "Fixed windows", "Hierarchy-aware", "Hierarchy + tables"]);

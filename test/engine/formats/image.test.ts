@@ -6,6 +6,7 @@ import { pdfFormat } from "../../../src/engine/formats/pdf.js";
 import { charAccuracy, formatContext, pngHeader, renderTextBmp, renderTextImage, renderTextTiff, withPngDpi } from "../../support/office-fixtures.js";
 import { latexPdf, TWO_COLUMN_PAPER } from "../../support/pdf-fixtures.js";
 import { missing } from "../../support/system.js";
+import { expectInReadingOrder, PAPER_READING_ORDER } from "../pdf-helpers.js";
 
 afterAll(() => terminateOcr());
 const codeOf = (e: unknown) => (DocParseError.isInstance(e) ? e.code : e);
@@ -79,11 +80,7 @@ describe.skipIf(missing("pdflatex"))("image: a photographed two-column page", ()
   it("reads it like a PDF page: columns in order, tables, list items, OCR confidence per element", async () => {
     const png = await pdfFormat.renderPage!(await latexPdf(TWO_COLUMN_PAPER), 1, { dpi: 200 });
     const doc = await imageFormat.parse(png, formatContext());
-    const texts = doc.elements.map((e) => e.text.replace(/\s+/g, " "));
-    const at = (needle: string): number => texts.findIndex((t) => t.includes(needle));
-    const order = ["Introduction", "Most documents people ingest", "Each page is read as a stream", "Chunks are built along", "Table 1: Retrieval quality"].map(at);
-    expect(order.every((i) => i >= 0)).toBe(true);
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expectInReadingOrder(doc, PAPER_READING_ORDER);
     const tables = doc.elements.filter((e) => e.type === "Table").map((e) => e.table!);
     expect(tables.map((t) => [t.rows, t.cols])).toEqual([
       [4, 3],
