@@ -16,9 +16,10 @@ export interface AlignedTableOptions {
  * more columns and three or more full rows — so two-column prose (two segments a row)
  * and label/value pairs never qualify, nor columns of prose (most rows nothing but long
  * runs of words). The page is searched whole first (a table may run across a two-column
- * page's gutter); where a table found so takes in lines of a text column — the other
- * column's prose, or a formula with little of the table above or below it, on the
- * table's baselines or between them — each column is searched on its own instead. Returns the tables and the lines
+ * page's gutter), then column by column (a table the other column's lines cut into runs
+ * of rows); a whole-page table that took in a text column's lines — its prose, or a
+ * formula with little of the table above or below it, on the table's baselines or
+ * between them — gives way to what the columns hold. Returns the tables and the lines
  * they took.
  */
 export function findAlignedTables(lines: readonly Line[], options: AlignedTableOptions = {}): { tables: GridTable[]; used: Set<Line> } {

@@ -157,18 +157,17 @@ const MISREAD_BULLET = /^(?:e[¢©]?|[©®«»¢°·])$/;
  * its line with the item's text 0.6 to 3 em after it and no nearer than the line's usual
  * word space (a tab stop), the item starting with a capital or a digit after a
  * letter-like mark (`e` is a word in Italian and Portuguese), and the page shows it is a
- * list: the item's next line hangs at its text
- * (`e Section 2 describes…` / `format.`), another such marker lines up over or under it
- * with its text, or a numbered or bulleted line sits right above or below it. What the
- * engine read is kept as a candidate of the bullet in its OCR character details. Other
- * runs are returned as they are (the same array when nothing changed).
+ * list: the item's next line hangs at its text (`e Section 2 describes…` / `format.`),
+ * another such marker lines up over or under it with its text, or a numbered or
+ * bulleted line sits right above or below it. What the engine read is kept as a
+ * candidate of the bullet in its OCR character details. Other runs are returned as they
+ * are (the same array when nothing changed).
  */
 export function ocrBullets(runs: readonly TextRun[]): readonly TextRun[] {
   const marks = runs.filter((r) => r.ocr && level(r) && MISREAD_BULLET.test(r.text));
   if (marks.length === 0) return runs;
   const byHeight = new YIndex(runs.filter(level));
-  const near = (y0: number, y1: number): TextRun[] => byHeight.within(y0, y1);
-  const rowmates = (r: TextRun): TextRun[] => near(r.y0, r.y1).filter((o) => o !== r && overlapY(o, r) >= 0.5 * Math.min(o.y1 - o.y0, r.y1 - r.y0));
+  const rowmates = (r: TextRun): TextRun[] => byHeight.within(r.y0, r.y1).filter((o) => o !== r && overlapY(o, r) >= 0.5 * Math.min(o.y1 - o.y0, r.y1 - r.y0));
   const starts = new Map<TextRun, boolean>();
   const startsLine = (r: TextRun): boolean => {
     let v = starts.get(r);
@@ -194,7 +193,7 @@ export function ocrBullets(runs: readonly TextRun[]): readonly TextRun[] {
   const marksByHeight = new YIndex([...items.keys()]);
   for (const [m, item] of items) {
     const em = item.fontSize;
-    const around = near(m.y0 - 2.2 * em, m.y1 + 2.2 * em).filter((r) => r !== m && r !== item && startsLine(r));
+    const around = byHeight.within(m.y0 - 2.2 * em, m.y1 + 2.2 * em).filter((r) => r !== m && r !== item && startsLine(r));
     const hangs = around.some((r) => r.y0 > m.y0 && Math.abs(r.x0 - item.x0) < 0.3 * em);
     const aligned = marksByHeight.within(m.y0 - 8 * em, m.y1 + 8 * em).some((m2) => m2 !== m && Math.abs(m2.x0 - m.x0) < 0.5 * em && Math.abs(items.get(m2)!.x0 - item.x0) < 0.5 * em);
     const inList = around.some((r) => !items.has(r) && LIST_MARKER.test(`${r.text} `));

@@ -231,15 +231,15 @@ function leaderToNumber(runs: readonly TextRun[], at: number): boolean {
  * Whether the gap before run `at` of row `k` belongs to a table of contents' entry: it
  * starts a dot leader, or leads to the page number at the end of one, or to a number last
  * on its row and right-aligned with a leader's number on a nearby row (a chapter entry
- * set without dots), or follows the section number the entry starts with, leaders on
- * rows nearby. The numbers line up down the page like a table column, but each entry
+ * set without dots), or follows, less than 3 em on, the section number the entry starts
+ * with, leaders on rows nearby. The numbers line up down the page like a table column, but each entry
  * reads as one line with its numbers.
  */
 function tocNumber(rows: readonly Row[], k: number, at: number): boolean {
   const runs = rows[k]!.runs;
   if (leaderToNumber(runs, at)) return true;
-  // The gap after an entry's section number, with leaders on rows nearby.
-  if (at === 1 && SECTION_NO.test(runs[0]!.text)) {
+  // The gap (under 3 em) after an entry's section number, with leaders on rows nearby.
+  if (at === 1 && SECTION_NO.test(runs[0]!.text) && runs[1]!.x0 - runs[0]!.x1 < 3 * Math.max(runs[0]!.fontSize, runs[1]!.fontSize)) {
     for (let j = Math.max(0, k - 3); j <= Math.min(rows.length - 1, k + 3); j++) if (rows[j]!.runs.some((r) => DOTS.test(r.text))) return true;
   }
   // The gap before a leader starts.
