@@ -85,27 +85,34 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
     // (one paragraph, one bullet) that keep to one side of the run's gutters join it when
     // a band with the gutter follows them: the left column's paragraphs between a table's
     // rows are still the left column, while a salutation under a letter's two-column head
-    // is read after it.
+    // is read after it. Held bands that no gutter band follows still join the run when
+    // they carry one of its columns on at that column's width (`columnTail`).
     const groups: T[][] = [];
     let prevGutters: Gap[] = [];
-    let held: T[] = [];
+    let held: T[][] = [];
     let heldGutters: Gap[] = [];
     const release = (): void => {
-      if (held.length) groups.push(held);
+      // Held bands that run on one column at its width (the left column of a page going
+      // on under a shorter right one) are that column's tail; what follows them is not.
+      const last = groups[groups.length - 1];
+      const tail = last ? columnTail(last, prevGutters, held, minGutter) : 0;
+      if (tail > 0) last!.push(...held.slice(0, tail).flat());
+      const rest = held.slice(tail).flat();
+      if (rest.length) groups.push(rest);
       held = [];
     };
     for (const band of bands) {
       const gutters = gaps(band, "x", minGutter);
       const last = groups[groups.length - 1];
       if (last && prevGutters.length > 0 && gutters.length > 0 && shareGutter(held.length ? heldGutters : prevGutters, gutters)) {
-        last.push(...held, ...band);
+        last.push(...held.flat(), ...band);
         prevGutters = intersect(held.length ? heldGutters : prevGutters, gutters);
         held = [];
         continue;
       }
       const oneSided = last && prevGutters.length > 0 && gutters.length === 0 ? narrowBy(held.length ? heldGutters : prevGutters, band, minGutter) : undefined;
       if (oneSided) {
-        held.push(...band);
+        held.push(band);
         heldGutters = oneSided;
         continue;
       }
@@ -128,6 +135,43 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
   };
   visit(items, 0);
   return out;
+}
+
+/**
+ * How many of `bands` (held under `group`, each on one side of its `gutters`) continue
+ * one of the group's columns: the longest run of bands on a single side, within that
+ * side's extent, that together fill at least 80 % of its width (a heading in the column
+ * rides along with the paragraphs under it). 0 when they do not: a salutation under a
+ * letter's two-column head, a heading under two columns, a page number in the gutter.
+ */
+function columnTail(group: readonly Rect[], gutters: readonly Gap[], bands: readonly (readonly Rect[])[], min: number): number {
+  if (gutters.length === 0 || bands.length === 0) return 0;
+  const sideOf = (r: Rect): number => {
+    const c = (r.x0 + r.x1) / 2;
+    let i = 0;
+    while (i < gutters.length && c > gutters[i]!.from) i++;
+    return i;
+  };
+  const extents = new Map<number, { x0: number; x1: number }>();
+  for (const r of group) {
+    const i = sideOf(r);
+    const e = extents.get(i);
+    if (!e) extents.set(i, { x0: r.x0, x1: r.x1 });
+    else [e.x0, e.x1] = [Math.min(e.x0, r.x0), Math.max(e.x1, r.x1)];
+  }
+  const side = sideOf(bands[0]![0]!);
+  const extent = extents.get(side);
+  if (!extent) return 0;
+  const tol = Math.max(min, 0.03 * (extent.x1 - extent.x0));
+  let n = 0;
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  for (const band of bands) {
+    if (!band.every((r) => sideOf(r) === side && r.x0 >= extent.x0 - tol && r.x1 <= extent.x1 + tol)) break;
+    for (const r of band) [x0, x1] = [Math.min(x0, r.x0), Math.max(x1, r.x1)];
+    n++;
+  }
+  return n > 0 && x1 - x0 >= 0.8 * (extent.x1 - extent.x0) ? n : 0;
 }
 
 /** Whether the items' texts (those that have one) are mostly right to left; one regex test per item when none is. */

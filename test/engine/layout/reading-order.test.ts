@@ -38,6 +38,26 @@ describe("readingOrder", () => {
     expect(readingOrder(heading).map((b) => b.id)).toEqual(["L", "R", "H", "F"]);
   });
 
+  it("reads a column's tail under a shorter neighbour with its column, and what follows after", () => {
+    // The left column runs on below the right one (its last paragraphs, a heading among
+    // them), then a page number in the gutter and a full-width footnote.
+    const items = [
+      box("L1", 60, 60, 280, 140),
+      box("R1", 315, 60, 535, 95),
+      box("L2", 60, 150, 280, 230),
+      box("H", 60, 240, 140, 252),
+      box("L3", 60, 260, 280, 540),
+      box("N", 285, 560, 310, 570),
+    ];
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["L1", "L2", "H", "L3", "R1", "N"]);
+    // The same with a full-width block under the tail: the columns are read, then the block.
+    const wide = [...items.slice(0, 5), box("F", 60, 560, 535, 600)];
+    expect(readingOrder(wide).map((b) => b.id)).toEqual(["L1", "L2", "H", "L3", "R1", "F"]);
+    // A narrower paragraph on one side is no column's tail: it is read after both.
+    const narrow = [box("L", 50, 100, 300, 300), box("R", 310, 100, 560, 300), box("P", 50, 320, 200, 360), box("F", 50, 380, 560, 500)];
+    expect(readingOrder(narrow).map((b) => b.id)).toEqual(["L", "R", "P", "F"]);
+  });
+
   it("still reads two columns as columns when a page number sits in the gutter under them", () => {
     const items = [box("L1", 74, 100, 309, 200), box("R1", 319, 100, 554, 200), box("L2", 74, 210, 309, 300), box("R2", 319, 210, 554, 320), box("N", 312, 654, 317, 663)];
     expect(readingOrder(items).map((b) => b.id)).toEqual(["L1", "L2", "R1", "R2", "N"]);
