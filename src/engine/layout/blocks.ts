@@ -34,8 +34,9 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   // Direction votes per block, kept only on a page with right-to-left text: other pages
   // never count a letter.
   const votes = sorted.some((l) => hasRtl(l.text)) ? new Map<Block, DirectionVotes>() : undefined;
+  const numbered = bareNumberItems(sorted);
   for (const line of sorted) {
-    const startsList = LIST_MARKER.test(line.text);
+    const startsList = LIST_MARKER.test(line.text) || numbered.has(line);
     let best: Block | undefined;
     let bestGap = Infinity;
     if (active.length > 32) active = active.filter((b) => b.y1 >= line.y0 - 2 * maxLineGapEm * Math.max(b.fontSize, line.fontSize));
@@ -85,6 +86,47 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   }
   for (const b of open) finishBlock(b);
   return open;
+}
+
+/** A number alone, as some writers mark list items (ReportLab's `bulletType="1"`). */
+const BARE_NUMBER = /^\d{1,3}$/;
+/** Five dots or more, or two ellipses: a dot leader. */
+const TOC_LEADER = /(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,}/;
+
+/**
+ * Lines that are items of a list numbered without punctuation (`1  Closed the
+ * warehouse`): a number alone, then, a tab away (0.8–4 font sizes), words; and an item
+ * numbered one more or one less within ten lines' height, its number and text set at the
+ * same places. A line of prose that happens to start with a figure has no such
+ * neighbour; headings and a table of contents' chapter lines (bold, or with dot leaders on
+ * them or between them) are not items.
+ */
+function bareNumberItems(lines: readonly Line[]): Set<Line> {
+  const items = new Set<Line>();
+  const found: { line: Line; n: number; at: number }[] = [];
+  lines.forEach((line, at) => {
+    const [num, words] = line.runs;
+    if (!num || !words || line.bold || !BARE_NUMBER.test(num.text.trim()) || !/^\p{L}/u.test(words.text)) return;
+    const gap = words.x0 - num.x1;
+    if (gap >= 0.8 * line.fontSize && gap <= 4 * line.fontSize) found.push({ line, n: Number(num.text.trim()), at });
+  });
+  if (found.length < 2) return items;
+  for (let i = 0; i < found.length; i++) {
+    const a = found[i]!;
+    for (let j = i + 1; j < found.length; j++) {
+      const b = found[j]!;
+      if (b.line.y0 - a.line.y1 > 10 * a.line.fontSize) break;
+      const [na, nb] = [a.line.runs[0]!, b.line.runs[0]!];
+      const sameMarks = Math.abs(na.x0 - nb.x0) <= 1 || Math.abs(na.x1 - nb.x1) <= 1;
+      // A table of contents' chapters: dot leaders on the lines with them or between.
+      const leaders = () => lines.slice(a.at, b.at + 2).some((l) => TOC_LEADER.test(l.text));
+      if (Math.abs(b.n - a.n) === 1 && sameMarks && Math.abs(a.line.runs[1]!.x0 - b.line.runs[1]!.x0) <= 1 && !leaders()) {
+        items.add(a.line);
+        items.add(b.line);
+      }
+    }
+  }
+  return items;
 }
 
 /** Where a box's lines start and end along the reading direction: x, negated for right-to-left text. */

@@ -1,4 +1,5 @@
 import { hasRtl, logicalRuns } from "./bidi.js";
+import { LIST_MARKER } from "./blocks.js";
 import { isCjk, type Line, type TextRun } from "./types.js";
 
 /** Tuning for {@link buildLines}. */
@@ -75,6 +76,7 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
       }
       if (tocNumber(rows, k, g.at)) return;
       if (!g.candidate) return;
+      if (g.em < gutterEm && hangsFromMarker(rw.runs, g.at, cuts)) return;
       if (g.em >= gutterEm) {
         cuts.push(g.at);
         return;
@@ -254,6 +256,19 @@ function tocNumber(rows: readonly Row[], k: number, at: number): boolean {
     if (j !== k && last > 0 && Math.abs(other[last]!.x1 - right) <= 1.5 && leaderToNumber(other, last)) return true;
   }
   return false;
+}
+
+/**
+ * Whether the gap before run `at` follows a list marker alone at the start of its row or
+ * segment (`•`, `1.`, `(a)`) and leads to words: ReportLab, Word and LibreOffice set an
+ * item's text a tab (1–2.5 em) after its marker, and the markers line up down the list
+ * like a table column, but each item reads as one line from its marker.
+ */
+function hangsFromMarker(runs: readonly TextRun[], at: number, cuts: readonly number[]): boolean {
+  if (at !== 1 && !cuts.includes(at - 1)) return false;
+  const marker = runs[at - 1]!.text.trim();
+  if (marker.length > 5 || LIST_MARKER.exec(`${marker} `)?.[0].trimEnd() !== marker) return false;
+  return /^[\p{L}"“‘'(]/u.test(runs[at]!.text);
 }
 
 interface Gap {

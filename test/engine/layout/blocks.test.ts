@@ -87,6 +87,40 @@ describe("buildBlocks", () => {
     ]);
   });
 
+  it("makes items of a list numbered without punctuation, not of prose or headings that start with a figure", () => {
+    // ReportLab's `bulletType="1"`: the number alone, the text 0.9 em on.
+    const blocks = blocksOf([
+      run("1", 10, 100),
+      run("Closed the Lyon warehouse.", 24, 100),
+      run("2", 10, 114),
+      run("Signed an energy contract", 24, 114),
+      run("at a fixed price.", 24, 128),
+      run("3", 10, 142),
+      run("Opened an office.", 24, 142),
+    ]);
+    expect(blocks.map((b) => [b.kind, b.text])).toEqual([
+      ["list", "1 Closed the Lyon warehouse."],
+      ["list", "2 Signed an energy contract at a fixed price."],
+      ["list", "3 Opened an office."],
+    ]);
+    // A paragraph whose lines start with figures (no item numbered one on), and
+    // numbered headings far apart, stay what they are.
+    const prose = blocksOf([run("We opened", 10, 100), run("3", 10, 114), run("new offices in", 24, 114), run("5", 10, 128), run("countries this year.", 24, 128)]);
+    expect(prose.map((b) => b.kind)).toEqual(["text"]);
+    const headings = blocksOf([run("1", 10, 100, { bold: true }), run("Introduction", 24, 100, { bold: true }), run("2", 10, 114, { bold: true }), run("Related work", 24, 114, { bold: true })]);
+    expect(headings.every((b) => b.kind === "text")).toBe(true);
+    // A table of contents read by OCR (no bold): chapters with their sections' leaders between.
+    const toc = blocksOf([
+      run("1", 10, 100),
+      run("Chapter one", 24, 100),
+      run("1.1 Details . . . . . . . . 3", 30, 114),
+      run("2", 10, 128),
+      run("Chapter two", 24, 128),
+      run("2.1 Details . . . . . . . . 5", 30, 142),
+    ]);
+    expect(toc.some((b) => b.kind === "list")).toBe(false);
+  });
+
   it("keeps code lines and their indentation", () => {
     const blocks = blocksOf([run("if (x) {", 10, 100, { mono: true }), run("return 1;", 22, 111, { mono: true }), run("}", 10, 122, { mono: true })]);
     expect(blocks.map((b) => [b.kind, b.text])).toEqual([["code", "if (x) {\n  return 1;\n}"]]);

@@ -86,6 +86,17 @@ describe("buildLines: rows beside taller text and narrow column gutters", () => 
     for (let k = 0; k < 5; k++) runs.push(run(`${k + 1}.`, 50, 100 + 14 * k, { x1: 60 }), run(`item number ${k + 1} of the list`, 68, 100 + 14 * k));
     expect(texts(runs)).toEqual([1, 2, 3, 4, 5].map((n) => `${n}. item number ${n} of the list`));
   });
+
+  it("keeps a marker a tab (1.4 em) before its item on the item's line; a column of figures after it still cuts", () => {
+    // ReportLab's ListFlowable: the bullet drawn larger, its text 1.4 em on.
+    const items = [];
+    for (let k = 0; k < 4; k++) items.push(run("\u2022", 62, 100 + 18 * k, { x1: 66, fontSize: 12 }), run(`Item ${k + 1} of the list`, 80, 101 + 18 * k));
+    expect(texts(items)).toEqual([1, 2, 3, 4].map((n) => `\u2022 Item ${n} of the list`));
+    // A rule-less table's rank column `1.`, `2.`… before its figures.
+    const rows = [];
+    for (let k = 0; k < 4; k++) rows.push(run(`${k + 1}.`, 50, 100 + 14 * k, { x1: 60 }), run(`${k + 2}.31`, 80, 100 + 14 * k));
+    expect(texts(rows)).toEqual([1, 2, 3, 4].flatMap((n) => [`${n}.`, `${n + 1}.31`]));
+  });
 });
 
 describe("buildLines: table rows", () => {
