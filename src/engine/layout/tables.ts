@@ -159,6 +159,9 @@ function gridTable(ruled: Segment[], vs: Segment[], runs: readonly TextRun[], us
     const cy = (run.y0 + run.y1) / 2;
     return cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1;
   });
+  // A grid without a word in it is drawing, not a table: a chart's plot area and
+  // gridlines, a form's empty boxes.
+  if (!inside.some((r) => r.text.trim() !== "")) return undefined;
   // In a table with right-to-left text a run is cut only where a column rule is drawn:
   // across a spanned cell a cut splits a word or a number (`٣٠`), whose halves the bidi
   // pass then reads in swapped order.

@@ -31,6 +31,17 @@ describe("findTables", () => {
     expect(tables.map((t) => [t.rows, t.cols])).toEqual([[1, 2]]);
   });
 
+  it("takes a grid with no word in it for drawing, not a table (a chart's plot area)", () => {
+    // Gridlines and axes of a bar chart; its labels stand outside the plot area.
+    const segments = [h(100, 50, 350), h(130, 50, 350), h(160, 50, 350), h(190, 50, 350), v(50, 100, 190), v(350, 100, 190), v(150, 130, 190), v(250, 110, 190)];
+    const labels = [run("14", 30, 98), run("12", 30, 158), run("Q1", 95, 195), run("Q2", 195, 195)];
+    const { tables, used } = findTables(segments, labels, page);
+    expect(tables).toEqual([]);
+    expect(used.size).toBe(0);
+    // The same grid with a word in a cell is a table.
+    expect(findTables(segments, [...labels, run("Total", 60, 112)], page).tables).toHaveLength(1);
+  });
+
   it("splits a run merged across a column rule", () => {
     const segments = [h(100, 50, 250), h(120, 50, 250), v(50, 100, 120), v(150, 100, 120), v(250, 100, 120)];
     const merged = { ...run("Left Right", 55, 105), x1: 200 };
