@@ -1,7 +1,8 @@
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { DOT_LEADER, FIGURE_CAPTION, TABLE_CAPTION, assignListLevels } from "./classify.js";
 import type { Frame } from "./frame.js";
-import { isCjk, lineCount, type Block, type BlockKind } from "./types.js";
+import { joinTableHeads } from "./table-heads.js";
+import { isCjk, lineCount, type Block, type BlockKind, type GridTable } from "./types.js";
 
 /** One page after page-level layout: blocks already in reading order. */
 export interface PageLayout {
@@ -53,6 +54,7 @@ const outlineKey = (s: string): string => s.toLowerCase().replace(/[\s\p{P}\p{S}
 export function finishDocument(pages: readonly PageLayout[], outline: readonly OutlineEntry[] = [], options: DocumentOptions = {}): LaidElement[] {
   const { marginShare = 0.1 } = options;
   markRunning(pages, marginShare);
+  joinTableHeads(pages);
   markHeadings(pages, outline);
   // Numbered headings started out as list items: levels again, without them.
   for (const p of pages) assignListLevels(p.blocks);
@@ -311,6 +313,13 @@ function nextColumn(a: Block, b: Block): boolean {
   return b.x1 <= a.x0 + 2 && hasRtl(a.text) && rtlWins(countDirection(a.text));
 }
 
+/** A table's first row as text, to tell a repeated header. */
+const firstRow = (t: GridTable): string =>
+  t.cells
+    .filter((c) => c.row === 1)
+    .map((c) => c.text.trim())
+    .join("\t");
+
 function markContinuations(pages: readonly PageLayout[], out: LaidElement[], indexOf: Map<Block, number>): void {
   let prevLast: Block | undefined;
   for (const p of pages) {
@@ -323,6 +332,8 @@ function markContinuations(pages: readonly PageLayout[], out: LaidElement[], ind
         prevLast.table?.cols === first.table?.cols &&
         Math.abs(prevLast.x0 - first.x0) < 0.05 * p.width;
       if (tableGoesOn || continuesText(prevLast, first)) out[indexOf.get(first)!]!.continuationOf = indexOf.get(prevLast)!;
+      // A table going on without its header repeated starts with a body row.
+      if (tableGoesOn && firstRow(first.table!) !== firstRow(prevLast.table!)) first.table!.headerRows = 0;
     }
     // Column breaks: the next block starts higher up, in the next column.
     for (let i = 0; i + 1 < flow.length; i++) {

@@ -46,7 +46,7 @@ export function toDraftElements(laid: readonly LaidElement[], pages: readonly Pi
       out.table = {
         rows: b.table.rows,
         cols: b.table.cols,
-        headerRows: 1,
+        headerRows: b.table.headerRows ?? 1,
         cells: b.table.cells.map((c) => ({ row: c.row, col: c.col, rowSpan: c.rowSpan, colSpan: c.colSpan, text: c.text, box: nb(c) })),
       };
     }

@@ -141,6 +141,8 @@ export interface GridTable extends Rect {
   rows: number;
   cols: number;
   cells: GridCell[];
+  /** Rows at the top that are a header. @default 1 (0 for a table going on from the page before without its header) */
+  headerRows?: number;
 }
 
 /** An image drawn on the page. */

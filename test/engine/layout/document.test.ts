@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildBlocks, buildLines, classifyBlocks, finishDocument, type PageLayout, type TextRun } from "../../../src/engine/layout/index.js";
+import { buildBlocks, buildLines, classifyBlocks, finishDocument, type Block, type GridCell, type GridTable, type PageLayout, type TextRun } from "../../../src/engine/layout/index.js";
 import { compactLayout } from "../../../src/engine/formats/pdf-page.js";
 import { run } from "./support.js";
 
@@ -120,5 +120,63 @@ describe("finishDocument", () => {
     };
     const overlays = finishDocument([slide(1), slide(2), slide(3)]);
     expect(overlays.filter((l) => l.block.text.startsWith("We want")).map((l) => l.block.kind)).toEqual(["text", "text", "text"]);
+  });
+});
+
+describe("finishDocument: a table's first rows left at the foot of a page", () => {
+  const prose = run("Body text of the page, long enough to read as a paragraph of prose.", 50, 100);
+  // The table going on at the top of the next page: columns at 50–150, 250–320, 400–460.
+  const tableBlock = (rows: string[][]): Block => {
+    const cells: GridCell[] = rows.flatMap((row, r) =>
+      row.map((text, c) => ({ row: r + 1, col: c + 1, rowSpan: 1, colSpan: 1, text, x0: [50, 250, 400][c]!, x1: [150, 320, 460][c]!, y0: 60 + 14 * r, y1: 72 + 14 * r })),
+    );
+    const table: GridTable = { x0: 50, y0: 60, x1: 460, y1: 60 + 14 * rows.length, rows: rows.length, cols: 3, cells };
+    return { ...table, lines: [], text: rows.map((r) => r.join(" ")).join("\n"), fontSize: 0, bold: false, mono: false, kind: "table", table };
+  };
+  const next = (rows: string[][]): PageLayout => ({ number: 2, width: 600, height: 800, blocks: [tableBlock(rows)] });
+  const rest = [
+    ["Line B", "1137", "8%"],
+    ["Line C", "1274", "11%"],
+    ["Line D", "1411", "14%"],
+  ];
+
+  it("makes them a table that the next page's table continues, its header not repeated there", () => {
+    const head = [run("Product", 50, 700, { bold: true }), run("Units", 290, 700, { bold: true }), run("Share", 430, 700, { bold: true }), run("Line A", 50, 714), run("1000", 300, 714), run("5%", 450, 714)];
+    const laid = finishDocument([page(1, [prose, ...head]), next(rest)]);
+    expect(laid.map((l) => [l.page, l.block.kind])).toEqual([
+      [1, "text"],
+      [1, "table"],
+      [2, "table"],
+    ]);
+    const t = laid[1]!.block.table!;
+    expect([t.rows, t.cols]).toEqual([2, 3]);
+    expect(t.cells.map((c) => [c.row, c.col, c.text])).toEqual([
+      [1, 1, "Product"],
+      [1, 2, "Units"],
+      [1, 3, "Share"],
+      [2, 1, "Line A"],
+      [2, 2, "1000"],
+      [2, 3, "5%"],
+    ]);
+    expect(laid[2]!.continuationOf).toBe(1);
+    expect(laid[2]!.block.table!.headerRows).toBe(0);
+  });
+
+  it("keeps the header count of a table whose header the next page repeats", () => {
+    const head = [run("Product", 50, 700, { bold: true }), run("Units", 290, 700, { bold: true }), run("Share", 430, 700, { bold: true }), run("Line A", 50, 714), run("1000", 300, 714), run("5%", 450, 714)];
+    const laid = finishDocument([page(1, [prose, ...head]), next([["Product", "Units", "Share"], ...rest])]);
+    expect(laid[2]!.continuationOf).toBe(1);
+    expect(laid[2]!.block.table!.headerRows).toBeUndefined();
+  });
+
+  it("leaves blocks alone that stand outside the table's columns, share a row with prose, or stand alone", () => {
+    // A signature line whose names straddle the columns.
+    const names = [run("Jane Doe, Director", 120, 700), run("John Roe, Treasurer", 330, 700)];
+    expect(finishDocument([page(1, [prose, ...names]), next(rest)]).map((l) => l.block.kind)).toEqual(["text", "text", "text", "table"]);
+    // One short block in a column: nothing shows a row.
+    expect(finishDocument([page(1, [prose, run("Total", 50, 700)]), next(rest)]).map((l) => l.block.kind)).toEqual(["text", "text", "table"]);
+    // A table's cells in a row with a paragraph beside them.
+    const beside = [run("Line A", 50, 700), run("1000", 300, 700), run("and a long sentence beside them", 480, 700)];
+    expect(finishDocument([page(1, [prose, ...beside]), next(rest)]).filter((l) => l.page === 1).map((l) => l.block.kind)).not.toContain("table");
   });
 });
