@@ -69,9 +69,10 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
       i++;
       continue;
     }
-    // A run of multi-segment rows, close together.
+    // A run of multi-segment rows, close together, in type of about one size (a letterhead's
+    // name and `INVOICE` over the address and invoice number rows are no table row).
     let j = i;
-    while (j + 1 < rows.length && rows[j + 1]!.length >= 2 && gap(rows[j]!, rows[j + 1]!) <= 1.6 * rowSize(rows[j]!)) j++;
+    while (j + 1 < rows.length && rows[j + 1]!.length >= 2 && gap(rows[j]!, rows[j + 1]!) <= 1.6 * rowSize(rows[j]!) && similarSize(rows[j]!, rows[j + 1]!)) j++;
     const run = rows.slice(i, j + 1);
     const head = i - 1 > taken ? rows[i - 1] : undefined;
     i = j + 1;
@@ -130,6 +131,11 @@ function tableOf(segs: readonly Line[]): GridTable | undefined {
 }
 
 const rowSize = (row: readonly Line[]): number => Math.max(...row.map((l) => l.fontSize));
+/** Rows of one table: their type sizes within 30 % of each other. */
+const similarSize = (a: readonly Line[], b: readonly Line[]): boolean => {
+  const [x, y] = [rowSize(a), rowSize(b)];
+  return Math.max(x, y) <= 1.3 * Math.min(x, y);
+};
 const gap = (a: readonly Line[], b: readonly Line[]): number => Math.min(...b.map((l) => l.y0)) - Math.max(...a.map((l) => l.y1));
 
 /** A line of prose: four words or more over ten em. */

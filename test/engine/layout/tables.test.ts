@@ -151,6 +151,21 @@ describe("findAlignedTables", () => {
     expect(t.cells.map((c) => c.text)).toEqual(cells.flat());
     expect(used.size).toBe(12);
   });
+
+  it("leaves a letterhead's large name and title out of the rows under them", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    // An invoice: the company name (20 pt) and `INVOICE` (16 pt), then address lines
+    // beside the invoice's number and dates.
+    const head = [run("ACME Supplies Ltd", 57, 70, { fontSize: 20, bold: true }), run("INVOICE", 470, 72, { fontSize: 16, bold: true })];
+    const rows = [
+      ["12 Harbour Road", "Invoice no.", "INV-2026-0147"],
+      ["Bristol BS1 4QA", "Date", "14 November 2026"],
+      ["United Kingdom", "Due date", "14 December 2026"],
+    ].flatMap((cells, r) => cells.map((text, c) => run(text, [57, 370, 470][c]!, 96 + 11 * r, { fontSize: 9 })));
+    const { tables } = findAlignedTables(buildLines([...head, ...rows]));
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[3, 3]]);
+    expect(tables[0]!.cells.some((c) => c.text.includes("ACME"))).toBe(false);
+  });
 });
 
 describe("findAlignedTables: beside prose, headers, bars", () => {
