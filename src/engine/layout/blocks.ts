@@ -13,6 +13,8 @@ const SENTENCE_END = /[.!?。！？:：;；"”’)）\u061f\u06d4\u061b]$/;
 export interface BlockOptions {
   /** Largest gap between two lines of one paragraph, in font sizes. @default 0.7 */
   maxLineGapEm?: number;
+  /** Largest gap between two lines of one code block (blank lines in a listing). @default 1.6 */
+  maxCodeGapEm?: number;
 }
 
 /**
@@ -25,7 +27,8 @@ export interface BlockOptions {
  * mirrored: lines start at the right.
  */
 export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}): Block[] {
-  const { maxLineGapEm = 0.7 } = options;
+  const { maxLineGapEm = 0.7, maxCodeGapEm = 1.6 } = options;
+  const reach = Math.max(2 * maxLineGapEm, maxCodeGapEm);
   const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const open: Block[] = [];
   // Blocks whose last line is still close enough above to take the next line: pages with
@@ -39,13 +42,17 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
     const startsList = LIST_MARKER.test(line.text) || numbered.has(line);
     let best: Block | undefined;
     let bestGap = Infinity;
-    if (active.length > 32) active = active.filter((b) => b.y1 >= line.y0 - 2 * maxLineGapEm * Math.max(b.fontSize, line.fontSize));
+    if (active.length > 32) active = active.filter((b) => b.y1 >= line.y0 - reach * Math.max(b.fontSize, line.fontSize));
     if (!startsList) {
       for (const b of active) {
         const last = b.lines[b.lines.length - 1]!;
         const gap = line.y0 - last.y1;
         const fs = Math.max(line.fontSize, last.fontSize);
-        if (gap < -0.3 * fs || gap > maxLineGapEm * fs || gap >= bestGap) continue;
+        // A listing goes on across a blank line; prose set in monospace (a plain-text
+        // file printed) starts a paragraph there, and a list item ends.
+        const listing = line.mono && last.mono && b.kind !== "list" && !proseLike(line.text) && !proseLike(last.text);
+        const maxGap = listing ? maxCodeGapEm : maxLineGapEm;
+        if (gap < -0.3 * fs || gap > maxGap * fs || gap >= bestGap) continue;
         // An OCR layer may size a line by its letters' height: `mat.` (no ascender) reads
         // smaller than the full line above it. The smaller line must be the narrower one:
         // a heading is larger and narrower than the body under it.
@@ -191,10 +198,14 @@ export function finishBlock(b: Block): void {
   const sizes = new Map<number, number>();
   let bold = true;
   let mono = true;
+  const pitch = b.mono ? linePitch(b) : 0;
   for (let i = 0; i < b.lines.length; i++) {
     const line = b.lines[i]!;
-    if (i > 0) text = joinLines(text, line, b);
-    else text = b.mono ? indent(line, b) + line.text : line.text;
+    if (i > 0) {
+      // Code keeps its blank lines: one for each line pitch skipped.
+      if (b.mono) text += "\n".repeat(Math.max(0, Math.round((line.y0 - b.lines[i - 1]!.y0) / pitch) - 1));
+      text = joinLines(text, line, b);
+    } else text = b.mono ? indent(line, b) + line.text : line.text;
     sizes.set(line.fontSize, (sizes.get(line.fontSize) ?? 0) + line.text.length);
     if (!line.bold) bold = false;
     if (!line.mono) mono = false;
@@ -206,6 +217,24 @@ export function finishBlock(b: Block): void {
   b.fontSize = fontSize;
   b.bold = bold;
   b.mono = mono;
+}
+
+/** A line of words: six or more, nearly all letters (code has its symbols). */
+function proseLike(text: string): boolean {
+  const words = text.trim().split(/\s+/);
+  if (words.length < 6) return false;
+  const chars = words.join("");
+  return (chars.match(/\p{L}/gu)?.length ?? 0) >= 0.85 * chars.length;
+}
+
+/** A block's line pitch: the closest two consecutive lines stand, at most 1.25 font sizes. */
+function linePitch(b: Block): number {
+  let pitch = 1.25 * b.fontSize;
+  for (let i = 1; i < b.lines.length; i++) {
+    const d = b.lines[i]!.y0 - b.lines[i - 1]!.y0;
+    if (d > 0.5 * b.fontSize && d < pitch) pitch = d;
+  }
+  return pitch;
 }
 
 function indent(line: Line, b: Block): string {

@@ -126,6 +126,21 @@ describe("buildBlocks", () => {
     expect(blocks.map((b) => [b.kind, b.text])).toEqual([["code", "if (x) {\n  return 1;\n}"]]);
   });
 
+  it("keeps a listing whole across its blank lines, not prose set in monospace", () => {
+    const mono = { mono: true, fontSize: 8 };
+    // Lines 9 pt apart, a blank line (18 pt) before `print` and before `END`.
+    const code = blocksOf([run("def forecast(q):", 10, 100, mono), run("return q * 1.04", 18, 109, mono), run("print(forecast(48.2))", 10, 127, mono), run("END", 10, 145, mono)]);
+    expect(code.map((b) => [b.kind, b.text])).toEqual([["code", "def forecast(q):\n  return q * 1.04\n\nprint(forecast(48.2))\n\nEND"]]);
+    // A plain-text file printed: paragraphs of words a blank line apart stay paragraphs.
+    const text = blocksOf([
+      run("The licenses for most software are designed to take away", 10, 100, mono),
+      run("your freedom to share and change it.", 10, 109, mono),
+      run("When we speak of free software, we are referring to freedom,", 10, 127, mono),
+      run("not price.", 10, 136, mono),
+    ]);
+    expect(text.map((b) => b.kind)).toEqual(["code", "code"]);
+  });
+
   it("repairs a hyphen at a line end only before a lower-case continuation", () => {
     const blocks = blocksOf([run("a hyphen-", 10, 100), run("ated word and co-", 10, 112), run("Operation", 10, 124)]);
     expect(blocks[0]!.text).toBe("a hyphenated word and co- Operation");
