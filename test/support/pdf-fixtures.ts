@@ -333,6 +333,32 @@ export async function latexPdf(source: string): Promise<Uint8Array> {
   });
 }
 
+/** The documents `reportlab-documents.py` writes, by name. */
+export interface ReportLabDocuments {
+  report: Uint8Array;
+  twocol: Uint8Array;
+  invoice: Uint8Array;
+}
+
+/**
+ * Writes the ReportLab documents of `reportlab-documents.py` (a report, a two-column
+ * article, an invoice) with Debian's python3-reportlab, the PDF library behind many
+ * generated reports and invoices.
+ */
+export async function reportlabPdfs(): Promise<ReportLabDocuments> {
+  const { execFileSync } = await import("node:child_process");
+  const { readFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { fileURLToPath } = await import("node:url");
+  const { DEBIAN_PYTHON } = await import("./system.js");
+  const script = fileURLToPath(new URL("./reportlab-documents.py", import.meta.url));
+  return inTempDir("reportlab-", (dir) => {
+    execFileSync(DEBIAN_PYTHON, [script, dir], { stdio: "ignore", timeout: 60_000 });
+    const read = (name: string) => new Uint8Array(readFileSync(join(dir, `${name}.pdf`)));
+    return { report: read("report"), twocol: read("twocol"), invoice: read("invoice") };
+  });
+}
+
 /**
  * A "searchable scan" of one page: the page rendered at 300 dpi by poppler (`pdftoppm`),
  * then OCR'd by the Tesseract command line into a PDF of the image under an invisible

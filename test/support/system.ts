@@ -7,7 +7,10 @@ import { join } from "node:path";
  * System parts the tests start for real (Debian packages). Locally, a test whose part is
  * missing is skipped with the reason; with DOCPARSE_REQUIRE_ALL=1 (CI) it fails instead.
  */
-export type SystemPart = "redis-server" | "chromium" | "pdftotext" | "pdfinfo" | "pdftoppm" | "soffice" | "pdflatex" | "groff" | "ps2pdf" | "tesseract";
+export type SystemPart = "redis-server" | "chromium" | "pdftotext" | "pdfinfo" | "pdftoppm" | "soffice" | "pdflatex" | "groff" | "ps2pdf" | "tesseract" | "reportlab";
+
+/** Debian's Python, which has Debian's python3-reportlab (a `python3` earlier on PATH may not). */
+export const DEBIAN_PYTHON = "/usr/bin/python3";
 
 const found = new Map<SystemPart, string | undefined>();
 
@@ -16,7 +19,11 @@ export function which(part: SystemPart): string | undefined {
   if (!found.has(part)) {
     let path: string | undefined;
     try {
-      path = execFileSync("sh", ["-c", `command -v ${part}`], { encoding: "utf8" }).trim() || undefined;
+      if (part === "reportlab") {
+        // A Python module: found when Debian's Python imports it.
+        execFileSync(DEBIAN_PYTHON, ["-c", "import reportlab"], { stdio: "ignore" });
+        path = DEBIAN_PYTHON;
+      } else path = execFileSync("sh", ["-c", `command -v ${part}`], { encoding: "utf8" }).trim() || undefined;
     } catch {
       path = undefined;
     }
@@ -32,7 +39,7 @@ export function which(part: SystemPart): string | undefined {
 export function missing(...parts: SystemPart[]): boolean {
   const absent = parts.filter((p) => !which(p));
   if (absent.length === 0) return false;
-  const reason = `missing system part(s): ${absent.join(", ")} (apt-get install -y redis-server chromium poppler-utils libreoffice-writer-nogui texlive-latex-base groff-base ghostscript tesseract-ocr)`;
+  const reason = `missing system part(s): ${absent.join(", ")} (apt-get install -y redis-server chromium poppler-utils libreoffice-writer-nogui texlive-latex-base groff-base ghostscript tesseract-ocr python3-reportlab)`;
   if (process.env.DOCPARSE_REQUIRE_ALL === "1") throw new Error(`${reason}; DOCPARSE_REQUIRE_ALL=1 forbids skipping`);
   console.warn(`[skip] ${reason}`);
   return true;
