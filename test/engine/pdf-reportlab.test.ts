@@ -54,6 +54,14 @@ describe.skipIf(missing("reportlab", "pdftotext"))("pdf: documents written by Re
     expect(texts(docs.report!, "CodeSnippet")).toEqual(["def forecast(q):\n    return q * 1.04\n\nprint(forecast(48.2))"]);
   });
 
+  it("reads the bar chart (a vector drawing) as one Image holding its axis labels, with its caption", () => {
+    const doc = docs.report!;
+    expect(texts(doc, "Image")).toEqual(["14 13 12 11 Q1 Q2 Q3 Q4"]);
+    const caption = ofType(doc, "FigureCaption")[0]!;
+    expect(doc.elements[caption.refIndex!]!.type).toBe("Image");
+    expect(doc.elements.filter((e) => e.type === "NarrativeText" && /^(?:1[1-4]|Q[1-4])$/.test(e.text))).toEqual([]);
+  });
+
   it("reads a column that runs on below a shorter one before it, and links text across column breaks", () => {
     const doc = docs.twocol!;
     const page2 = doc.elements.filter((e) => e.page === 2 && (e.type === "NarrativeText" || e.type === "Title"));

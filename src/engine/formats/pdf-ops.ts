@@ -1,4 +1,4 @@
-import type { RunChar, Segment, TextRun } from "../layout/index.js";
+import type { Rect, RunChar, Segment, TextRun } from "../layout/index.js";
 import { fontStyle, type FontStyle } from "./pdf-fonts.js";
 import { lightColour, MARKER_MAX_DATA, markerShape, pathSegments, type MarkerShape } from "./pdf-paths.js";
 import type { RawImage } from "./pdf-png.js";
@@ -125,7 +125,15 @@ export interface Walked {
    * when the page draws more than {@link MAX_MARKERS} (a chart or a pattern).
    */
   markers: MarkerShape[];
+  /**
+   * Boxes of the visible paths the page paints (display space), the first
+   * {@link MAX_DRAWINGS}: what vector figures (charts, diagrams) are found from.
+   */
+  drawings: Rect[];
 }
+
+/** Painted paths whose boxes are kept per page at most: enough to place a chart or a diagram. */
+export const MAX_DRAWINGS = 2000;
 
 /**
  * Bullet candidates kept per page at most. A page of text holds at most ~80 lines, so
@@ -174,6 +182,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
   // discs and squares there, and they are form widgets, not bullets.
   let inAnnotation = 0;
   let textChars = 0;
+  const drawings: Rect[] = [];
   let gs: State = { ctm: base, fillAlpha: 1, fillLight: false, fill: "#000000", stroke: "#000000", font: undefined, size: 0, dir: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
   const stack: State[] = [];
   // Text object state (not part of the graphics state stack).
@@ -532,13 +541,29 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
           }
         }
         if (segments.length < maxSegments) pathSegments(data, pt, stroke, addSeg);
+        // The path's box, from pdfjs' bounds in user space (invisible and very light
+        // fills are backgrounds, form widgets are not drawings).
+        const minMax = args?.[2] as ArrayLike<number> | null | undefined;
+        if (minMax && drawings.length < MAX_DRAWINGS && inAnnotation === 0 && (stroke || (gs.fillAlpha >= 0.5 && !gs.fillLight))) {
+          const box = pathBox(pt, minMax);
+          if (box) drawings.push(box);
+        }
         break;
       }
       default:
         break;
     }
   }
-  return { runs, segments, images, textChars, markers };
+  return { runs, segments, images, textChars, markers, drawings };
+}
+
+/** A path's box in display space from its user-space bounds; undefined when degenerate. */
+function pathBox(pt: (x: number, y: number) => [number, number], minMax: ArrayLike<number>): Rect | undefined {
+  const [ax, ay, bx, by] = [minMax[0]!, minMax[1]!, minMax[2]!, minMax[3]!];
+  if (!(ax <= bx && ay <= by)) return undefined; // Infinity bounds: an empty path
+  const [p, q, r, t] = [pt(ax, ay), pt(bx, ay), pt(ax, by), pt(bx, by)];
+  const box = { x0: Math.min(p[0], q[0], r[0], t[0]), y0: Math.min(p[1], q[1], r[1], t[1]), x1: Math.max(p[0], q[0], r[0], t[0]), y1: Math.max(p[1], q[1], r[1], t[1]) };
+  return Number.isFinite(box.x0 + box.y0 + box.x1 + box.y1) ? box : undefined;
 }
 
 /** Tesseract's invisible OCR font, as embedded by it and by tools built on it. */

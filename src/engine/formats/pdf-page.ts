@@ -44,7 +44,7 @@ export async function readTextPage(page: PdfPage, fonts: FontCache, options: Tex
   });
   if (options.detectScans && extracted.textChars < SCAN_TEXT_CHARS && extracted.images.length > 0) return { scanned: true, number };
   const { width, height, runs, segments, images, frame, rotate } = extracted;
-  const blocks = layoutPage({ width, height, runs, segments, images, bullets: extracted.bullets }, { chars: options.chars });
+  const blocks = layoutPage({ width, height, runs, segments, images, bullets: extracted.bullets, drawings: extracted.drawings }, { chars: options.chars });
   if (options.imageData) {
     for (const b of blocks) {
       const img = b.image as (ImageWithPng & { raw?: RawImage }) | undefined;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { DocParseError } from "../../errors.js";
+import { DocParseError, LocalErrorCode } from "../../errors.js";
 import { openPdf, pdfError, type PdfDocument, type PdfPage } from "./pdf-load.js";
 
 /** Largest rendered page in pixels; a larger request is scaled down to fit. @default 60 million */
@@ -37,6 +37,29 @@ export async function renderLoadedPage(doc: PdfDocument, page: PdfPage, dpi: num
   try {
     entry.context.fillStyle = "#ffffff";
     entry.context.fillRect(0, 0, entry.canvas.width, entry.canvas.height);
+    await page.render({ canvasContext: entry.context, canvas: entry.canvas as unknown as HTMLCanvasElement, viewport }).promise;
+    const png = entry.canvas.toBuffer("image/png");
+    return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
+  } finally {
+    factory.destroy(entry);
+  }
+}
+
+/**
+ * Renders one region of a page (display space, points from the top left) to PNG at
+ * `scale` pixels per point: the picture of a figure drawn as vector graphics. Only the
+ * region's pixels are allocated; the page draws into them through an offset viewport.
+ */
+export async function renderLoadedRegion(doc: PdfDocument, page: PdfPage, region: { x0: number; y0: number; x1: number; y1: number }, scale: number): Promise<Uint8Array> {
+  const width = Math.max(1, Math.round((region.x1 - region.x0) * scale));
+  const height = Math.max(1, Math.round((region.y1 - region.y0) * scale));
+  if (width * height > MAX_RENDER_PIXELS) throw new DocParseError(LocalErrorCode.LimitExceeded, `A ${width}×${height} figure is too large to render`);
+  const viewport = page.getViewport({ scale, offsetX: -region.x0 * scale, offsetY: -region.y0 * scale });
+  const factory = (doc as unknown as { canvasFactory: CanvasFactory }).canvasFactory;
+  const entry = factory.create(width, height);
+  try {
+    entry.context.fillStyle = "#ffffff";
+    entry.context.fillRect(0, 0, width, height);
     await page.render({ canvasContext: entry.context, canvas: entry.canvas as unknown as HTMLCanvasElement, viewport }).promise;
     const png = entry.canvas.toBuffer("image/png");
     return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);

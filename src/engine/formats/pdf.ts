@@ -1,13 +1,13 @@
 import PQueue from "p-queue";
 import { DocParseError, LocalErrorCode, abortError } from "../../errors.js";
 import type { DraftDocument, DraftPage, FormatContext, FormatHandler } from "../draft.js";
-import { finishDocument, layoutPage, toDraftElements, type PageLayout, type PlacedImage } from "../layout/index.js";
+import { FIGURE_SCALE, finishDocument, fromFrame, layoutPage, toDraftElements, type PageLayout, type PlacedImage, type Rect } from "../layout/index.js";
 import { openPdf, pdfError, type PdfDocument } from "./pdf-load.js";
 import { ocrConcurrency, ocrLanguages } from "../ocr.js";
 import { ocrPageRuns } from "./pdf-ocr.js";
 import { readOutline } from "./pdf-outline.js";
 import type { ImageWithPng, ReadPage, TextPageOptions } from "./pdf-page.js";
-import { renderPdfPage } from "./pdf-render.js";
+import { renderLoadedRegion, renderPdfPage } from "./pdf-render.js";
 import { ThreadedPdf } from "./pdf-thread.js";
 
 /** Resolution page sizes are reported at (pixels = points × dpi / 72). @default 144 */
@@ -101,6 +101,7 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
         continue;
       }
       keepPngs(layout, pngs);
+      if (ctx.capabilities.include_image_data) await bounded(renderFigures(reader, layout, pngs), deadline, ctx);
       layouts.push(layout);
       const k = dpi / 72;
       const display = layout.frame ?? layout;
@@ -132,6 +133,8 @@ interface PageReader {
   read(numbers: readonly number[]): Promise<PageOutcome[]>;
   /** OCR of page `n`; `signal` ends it with the parse. */
   ocr(n: number, signal: AbortSignal): Promise<ReadPage>;
+  /** PNGs of regions of page `n` (display space) at `scale` pixels per point, in order. */
+  renderRegions(n: number, regions: readonly Rect[], scale: number): Promise<Uint8Array[]>;
   close(): Promise<void>;
 }
 
@@ -148,12 +151,14 @@ function textReader(bytes: Uint8Array, ctx: FormatContext): PageReader {
     maxImagePixels: ctx.limits.maxImagePixels,
     detectScans: ctx.parseMode !== "lite",
   };
-  // Opened for the first scanned page only: OCR renders need glyph outlines and a canvas.
+  // Opened for the first scanned page or vector figure only: renders need glyph outlines and a canvas.
   let canvasDoc: Promise<PdfDocument> | undefined;
+  const canvas = (): Promise<PdfDocument> => (canvasDoc ??= openPdf(bytes, { password: ctx.password, maxImagePixels: ctx.limits.maxImagePixels }));
   return {
     opened: pdf.opened,
     read: async (numbers) => (await pdf.readPages(numbers, options)).map((r) => (DocParseError.isInstance(r) ? r : r.scanned ? "scanned" : r.layout)),
-    ocr: async (n, signal) => ocrPage(await (canvasDoc ??= openPdf(bytes, { password: ctx.password, maxImagePixels: ctx.limits.maxImagePixels })), n, ctx, signal),
+    ocr: async (n, signal) => ocrPage(await canvas(), n, ctx, signal),
+    renderRegions: async (n, regions, scale) => renderRegions(await canvas(), n, regions, scale),
     close: async () => {
       pdf.close();
       const doc = await canvasDoc?.catch(() => undefined);
@@ -170,6 +175,7 @@ async function ocrReader(bytes: Uint8Array, ctx: FormatContext): Promise<PageRea
     opened: doc.then(async (d) => ({ numPages: d.numPages, outline: await readOutline(d) })),
     read: async (numbers) => numbers.map(() => "scanned" as const),
     ocr: async (n, signal) => ocrPage(await doc, n, ctx, signal),
+    renderRegions: async (n, regions, scale) => renderRegions(await doc, n, regions, scale),
     close: async () => {
       const d = await doc.catch(() => undefined);
       await d?.destroy();
@@ -193,6 +199,36 @@ async function ocrPage(doc: PdfDocument, n: number, ctx: FormatContext, signal: 
     return { number: n, width, height, frame: { angle: 0, width, height }, rotate: page.rotate, blocks };
   } catch (cause) {
     throw pdfError(cause, n);
+  } finally {
+    page.cleanup();
+  }
+}
+
+/**
+ * Renders the pictures of a page's figures drawn as vector graphics into `pngs` (image
+ * data was asked for). A figure that cannot be rendered (no canvas, too large) keeps its
+ * element without picture, as an image whose pixels cannot be decoded does.
+ */
+async function renderFigures(reader: PageReader, layout: PageLayout, pngs: WeakMap<PlacedImage, Uint8Array>): Promise<void> {
+  const figures = layout.blocks.flatMap((b) => (b.image?.vector ? [b.image] : []));
+  if (figures.length === 0) return;
+  const frame = layout.frame;
+  const regions = figures.map((f) => (frame && frame.angle !== 0 ? fromFrame(f, frame) : f));
+  try {
+    const rendered = await reader.renderRegions(layout.number, regions, FIGURE_SCALE);
+    figures.forEach((f, i) => pngs.set(f, rendered[i]!));
+  } catch {
+    // No picture: the figure's element still carries its box and labels.
+  }
+}
+
+/** Renders regions of one page of an open document (see `renderLoadedRegion`). */
+async function renderRegions(doc: PdfDocument, n: number, regions: readonly Rect[], scale: number): Promise<Uint8Array[]> {
+  const page = await doc.getPage(n);
+  try {
+    const out: Uint8Array[] = [];
+    for (const r of regions) out.push(await renderLoadedRegion(doc, page, r, scale));
+    return out;
   } finally {
     page.cleanup();
   }

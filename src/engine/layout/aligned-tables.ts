@@ -139,7 +139,7 @@ const similarSize = (a: readonly Line[], b: readonly Line[]): boolean => {
 const gap = (a: readonly Line[], b: readonly Line[]): number => Math.min(...b.map((l) => l.y0)) - Math.max(...a.map((l) => l.y1));
 
 /** A line of prose: four words or more over ten em. */
-const long = (s: Line): boolean => s.x1 - s.x0 > 10 * s.fontSize && FOUR_WORDS.test(s.text);
+export const long = (s: Line): boolean => s.x1 - s.x0 > 10 * s.fontSize && FOUR_WORDS.test(s.text);
 const FOUR_WORDS = /\S\s+\S+\s+\S+\s+\S/;
 
 /** A text column: its long lines and the stretches of the page it runs down. */

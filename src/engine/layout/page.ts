@@ -1,5 +1,6 @@
 import { findAlignedTables } from "./aligned-tables.js";
 import { buildBlocks } from "./blocks.js";
+import { findFigures } from "./figures.js";
 import { bulletRuns, ocrBullets, type BulletShape } from "./bullets.js";
 import { blockChars, classifyBlocks, inlineFormulas } from "./classify.js";
 import { buildLines } from "./lines.js";
@@ -17,6 +18,8 @@ export interface PageContent {
   images?: PlacedImage[];
   /** Small shapes that may be list bullets drawn as paths (see `bullets.ts`). */
   bullets?: BulletShape[];
+  /** Boxes of the paths the page paints: vector figures are found from them (see `figures.ts`). */
+  drawings?: Rect[];
 }
 
 /** Tuning for {@link layoutPage}. */
@@ -51,7 +54,10 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   const runs = content.bullets?.length ? [...read, ...bulletRuns(content.bullets, read)] : read;
   const { tables, used } = findTables(content.segments ?? [], runs, page);
   const free = used.size ? runs.filter((r) => !used.has(r)) : runs;
-  const lines = buildLines(free);
+  const all = buildLines(free);
+  // Charts and diagrams drawn as vectors take their labels out of the text.
+  const { figures, used: labels } = findFigures(content.drawings ?? [], all, page, tables);
+  const lines = labels.size ? all.filter((l) => !labels.has(l)) : all;
   // Tables without rules, from column alignment of the remaining lines.
   const aligned = findAlignedTables(lines);
   tables.push(...aligned.tables);
@@ -76,10 +82,13 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
     }
     blocks.push(block);
   }
+  for (const f of figures) blocks.push({ ...rect(f), lines: [], text: f.text, fontSize: 0, bold: false, mono: false, kind: "image", image: f.image });
   for (const img of content.images ?? []) {
     const w = img.x1 - img.x0;
     const h = img.y1 - img.y0;
     if (w < minImageShare * content.width || h < minImageShare * content.height) continue;
+    // A picture inside a vector figure is part of it.
+    if (figures.some((f) => inside(img, f))) continue;
     if (w / h > 30 || h / w > 30) continue;
     // A page-sized image under text is a background or the scan behind a text layer.
     if (w * h >= 0.85 * content.width * content.height && content.runs.length > 0) continue;

@@ -152,6 +152,8 @@ export interface PlacedImage extends Rect {
   height: number;
   /** Handle the format uses to fetch the pixels later (pdfjs object id). */
   ref?: string;
+  /** A figure drawn as vector graphics: its picture is the page rendered over its box. */
+  vector?: boolean;
 }
 
 export const width = (r: Rect): number => r.x1 - r.x0;

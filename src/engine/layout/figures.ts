@@ -1,0 +1,101 @@
+import { long } from "./aligned-tables.js";
+import { isCaption } from "./captions.js";
+import { union, type Line, type PlacedImage, type Rect } from "./types.js";
+
+/** Pixels per point of a vector figure's picture (144 dpi). */
+export const FIGURE_SCALE = 2;
+
+/** A figure drawn as vector graphics, with the labels set in and around it. */
+export interface VectorFigure extends Rect {
+  /** Its labels, top to bottom and left to right, joined by spaces. */
+  text: string;
+  /** The picture to render: the figure's box, `vector` set, pixels at {@link FIGURE_SCALE}. */
+  image: PlacedImage;
+}
+
+/** Paths closer than this (points) belong to one drawing. */
+const TOUCH = 2;
+/** Fewest paths of a figure. */
+const MIN_PATHS = 3;
+/** Most of a figure's box its labels may cover: more is text on a shape (a callout, a slide's box). */
+const MAX_TEXT_SHARE = 0.3;
+
+/**
+ * Figures drawn as vector graphics — charts, plots, diagrams — found from the boxes of the
+ * paths a page paints. Paths whose boxes touch or overlap make one drawing (a plot's frame
+ * takes in its points); paths over half the page (backgrounds, borders) and those inside
+ * a table (cell shading, rules) take no part. A drawing is a figure when it has three
+ * paths or more, one of them more than a rule, is at least 40 × 30 pt (8 % of the page's
+ * width, 4 % of its height), holds no line of prose and its text covers under 30 % of it,
+ * and that text does not all stand on one shape filling the drawing: a shaded box behind
+ * a paragraph, a menu on a panel and a slide's text on a shape stay text. The figure
+ * takes the lines inside it and short labels just outside (within 1.5 em: axis ticks and
+ * titles, legends; never a caption), which leave the page's text.
+ */
+export function findFigures(drawings: readonly Rect[], lines: readonly Line[], page: Rect, tables: readonly Rect[]): { figures: VectorFigure[]; used: Set<Line> } {
+  const used = new Set<Line>();
+  const figures: VectorFigure[] = [];
+  if (drawings.length < MIN_PATHS) return { figures, used };
+  const pageArea = (page.x1 - page.x0) * (page.y1 - page.y0);
+  const paths = drawings.filter((d) => area(d) <= 0.5 * pageArea && !tables.some((t) => holds(t, centre(d))));
+  for (const group of touching(paths)) {
+    if (group.length < MIN_PATHS || !group.some((d) => d.x1 - d.x0 > 3 && d.y1 - d.y0 > 3)) continue;
+    const box = union(group);
+    const w = box.x1 - box.x0;
+    const h = box.y1 - box.y0;
+    if (w < Math.max(40, 0.08 * (page.x1 - page.x0)) || h < Math.max(30, 0.04 * (page.y1 - page.y0))) continue;
+    if (tables.some((t) => overlapArea(t, box) > 0.5 * Math.min(area(t), area(box)))) continue;
+    const inside = lines.filter((l) => !used.has(l) && holds(box, centre(l)));
+    if (inside.some(long) || inside.reduce((s, l) => s + area(l), 0) > MAX_TEXT_SHARE * area(box)) continue;
+    // Text on one shape that fills the drawing (a menu on a dark panel, a note in a box
+    // with a rule or two) is a box of text, not a figure.
+    const panel = group.find((d) => area(d) >= 0.8 * area(box));
+    if (panel && inside.length > 0 && inside.every((l) => holds(panel, centre(l)))) continue;
+    const labels = [...inside, ...lines.filter((l) => !used.has(l) && !inside.includes(l) && outsideLabel(box, l))];
+    for (const l of labels) used.add(l);
+    const rect = labels.length ? union([box, ...labels]) : box;
+    labels.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+    const image: PlacedImage = { ...rect, width: Math.round((rect.x1 - rect.x0) * FIGURE_SCALE), height: Math.round((rect.y1 - rect.y0) * FIGURE_SCALE), vector: true };
+    figures.push({ ...rect, text: labels.map((l) => l.text).join(" "), image });
+  }
+  return { figures, used };
+}
+
+/** A short label within 1.5 em of a figure's box: four words at most, no sentence, no caption. */
+function outsideLabel(box: Rect, l: Line): boolean {
+  const reach = 1.5 * l.fontSize;
+  if (l.x1 < box.x0 - reach || l.x0 > box.x1 + reach || l.y1 < box.y0 - reach || l.y0 > box.y1 + reach) return false;
+  if (l.x0 < box.x0 - 4 * l.fontSize || l.x1 > box.x1 + 4 * l.fontSize) return false;
+  const text = l.text.trim();
+  return text.split(/\s+/).length <= 4 && !/[\p{L})][.!?:;]$/u.test(text) && !isCaption(text);
+}
+
+/** Groups of boxes that touch or overlap (within {@link TOUCH}), by a sweep along x. */
+function touching(rects: readonly Rect[]): Rect[][] {
+  const parent = rects.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const order = rects.map((_, i) => i).sort((a, b) => rects[a]!.x0 - rects[b]!.x0);
+  let active: number[] = [];
+  for (const i of order) {
+    const r = rects[i]!;
+    active = active.filter((j) => rects[j]!.x1 + TOUCH >= r.x0);
+    for (const j of active) {
+      const q = rects[j]!;
+      if (q.y0 - TOUCH <= r.y1 && r.y0 - TOUCH <= q.y1) parent[find(i)] = find(j);
+    }
+    active.push(i);
+  }
+  const groups = new Map<number, Rect[]>();
+  rects.forEach((r, i) => {
+    const root = find(i);
+    const g = groups.get(root);
+    if (g) g.push(r);
+    else groups.set(root, [r]);
+  });
+  return [...groups.values()];
+}
+
+const area = (r: Rect): number => Math.max(0, r.x1 - r.x0) * Math.max(0, r.y1 - r.y0);
+const centre = (r: Rect): { x: number; y: number } => ({ x: (r.x0 + r.x1) / 2, y: (r.y0 + r.y1) / 2 });
+const holds = (r: Rect, p: { x: number; y: number }): boolean => p.x >= r.x0 && p.x <= r.x1 && p.y >= r.y0 && p.y <= r.y1;
+const overlapArea = (a: Rect, b: Rect): number => area({ x0: Math.max(a.x0, b.x0), y0: Math.max(a.y0, b.y0), x1: Math.min(a.x1, b.x1), y1: Math.min(a.y1, b.y1) });

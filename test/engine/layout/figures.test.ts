@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { buildLines, findFigures, type Rect } from "../../../src/engine/layout/index.js";
+import { run } from "./support.js";
+
+const page = { x0: 0, y0: 0, x1: 600, y1: 800 };
+const box = (x0: number, y0: number, x1: number, y1: number): Rect => ({ x0, y0, x1, y1 });
+// A bar chart: two axes (rules), four bars; tick labels left of the axis, years under it.
+const axes = [box(100, 300, 101, 500), box(100, 499, 400, 500)];
+const bars = [box(120, 400, 160, 500), box(190, 350, 230, 500), box(260, 420, 300, 500), box(330, 320, 370, 500)];
+const labels = [run("150", 80, 305), run("0", 90, 490), run("2023", 125, 504), run("2024", 195, 504), run("2025", 265, 504), run("2026", 335, 504)];
+
+describe("findFigures", () => {
+  it("makes a chart drawn as paths one figure holding its labels, not the caption or the prose around it", () => {
+    const prose = run("The chart below shows how many documents were read each year by the service.", 60, 270, { x1: 520 });
+    const caption = run("Figure 1: Documents per year.", 100, 522);
+    const lines = buildLines([...labels, prose, caption]);
+    const { figures, used } = findFigures([...axes, ...bars], lines, page, []);
+    expect(figures).toHaveLength(1);
+    const f = figures[0]!;
+    expect(f.text).toBe("150 0 2023 2024 2025 2026");
+    expect([f.x0, f.y0, f.x1]).toEqual([80, 300, 400]);
+    expect(f.y1).toBeCloseTo(514);
+    expect(f.image).toMatchObject({ vector: true, width: 640, height: 428 });
+    expect([...used].map((l) => l.text).sort()).toEqual(["0", "150", "2023", "2024", "2025", "2026"]);
+  });
+
+  it("leaves text on shapes alone: a paragraph in a shaded box, a menu on a panel, a few rules", () => {
+    // A callout: its background, a border drawn as four rules, a paragraph inside.
+    const callout = [box(50, 100, 550, 180), box(50, 100, 550, 101), box(50, 179, 550, 180), box(50, 100, 51, 180)];
+    const para = run("Note. The pipeline reads each document once and writes its chunks with their boxes.", 60, 120, { x1: 520 });
+    expect(findFigures(callout, buildLines([para]), page, []).figures).toEqual([]);
+    // A menu: a dark panel, a rule under each item.
+    const menu = [box(400, 200, 550, 300), ...[225, 250, 275].map((y) => box(405, y, 545, y + 1))];
+    const items = ["Home", "Products", "Pricing", "Contact"].map((t, i) => run(t, 410, 205 + 25 * i));
+    expect(findFigures(menu, buildLines(items), page, []).figures).toEqual([]);
+    // Rules alone (an empty form's lines) are no figure either.
+    expect(findFigures([box(50, 600, 300, 601), box(50, 630, 300, 631), box(50, 660, 300, 661)], [], page, []).figures).toEqual([]);
+  });
+
+  it("leaves drawing inside tables and small marks alone", () => {
+    const table = box(90, 290, 410, 520);
+    expect(findFigures([...axes, ...bars], buildLines(labels), page, [table]).figures).toEqual([]);
+    // Three small icons side by side.
+    expect(findFigures([box(50, 50, 60, 60), box(61, 50, 71, 60), box(72, 50, 82, 60)], [], page, []).figures).toEqual([]);
+  });
+});
