@@ -50,6 +50,19 @@ describe.skipIf(missing("chromium"))("pdf: figures drawn as vector graphics", ()
     expect(texts.some((t) => t.startsWith("Note. The pipeline reads each document once"))).toBe(true);
   }, 60_000);
 
+  it("turns the picture of a chart on a page set sideways (/Rotate 90) as the page shows it", async () => {
+    const { PDFDocument, degrees } = await import("pdf-lib");
+    const pdf = await PDFDocument.load(await chromiumPdf(PAGE));
+    pdf.getPage(0).setRotation(degrees(90));
+    const doc = await parsePdf(await pdf.save(), { capabilities: { include_image_data: true } });
+    const chart = ofType(doc, "Image")[0]!;
+    expect(chart.text).toBe("150 0 2023 2024 2025 2026");
+    // The chart is wider than tall; on the turned page it stands taller than wide.
+    const size = imageSize(chart.image!.bytes!)!;
+    expect(size).toMatchObject({ width: chart.image!.width, height: chart.image!.height });
+    expect(size.height).toBeGreaterThan(size.width);
+  }, 60_000);
+
   it("renders the chart's picture over its box when image data is asked for", async () => {
     const doc = await parsePdf(await chromiumPdf(PAGE), { capabilities: { include_image_data: true } });
     const chart = ofType(doc, "Image")[0]!;

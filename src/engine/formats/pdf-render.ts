@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { DocParseError, LocalErrorCode } from "../../errors.js";
+import { DocParseError } from "../../errors.js";
 import { openPdf, pdfError, type PdfDocument, type PdfPage } from "./pdf-load.js";
 
 /** Largest rendered page in pixels; a larger request is scaled down to fit. @default 60 million */
@@ -46,25 +46,42 @@ export async function renderLoadedPage(doc: PdfDocument, page: PdfPage, dpi: num
 }
 
 /**
- * Renders one region of a page (display space, points from the top left) to PNG at
- * `scale` pixels per point: the picture of a figure drawn as vector graphics. Only the
- * region's pixels are allocated; the page draws into them through an offset viewport.
+ * Renders regions of a page (display space, points from the top left) to PNG at `scale`
+ * pixels per point: the pictures of figures drawn as vector graphics. The page is drawn
+ * once (scaled down to fit `maxPixels` when large) and each region cut out of it.
  */
-export async function renderLoadedRegion(doc: PdfDocument, page: PdfPage, region: { x0: number; y0: number; x1: number; y1: number }, scale: number): Promise<Uint8Array> {
-  const width = Math.max(1, Math.round((region.x1 - region.x0) * scale));
-  const height = Math.max(1, Math.round((region.y1 - region.y0) * scale));
-  if (width * height > MAX_RENDER_PIXELS) throw new DocParseError(LocalErrorCode.LimitExceeded, `A ${width}×${height} figure is too large to render`);
-  const viewport = page.getViewport({ scale, offsetX: -region.x0 * scale, offsetY: -region.y0 * scale });
+export async function renderLoadedRegions(
+  doc: PdfDocument,
+  page: PdfPage,
+  regions: readonly { x0: number; y0: number; x1: number; y1: number }[],
+  scale: number,
+  maxPixels = MAX_RENDER_PIXELS,
+): Promise<{ png: Uint8Array; width: number; height: number }[]> {
+  if (regions.length === 0) return [];
+  let viewport = page.getViewport({ scale });
+  const pixels = viewport.width * viewport.height;
+  if (pixels > maxPixels) viewport = page.getViewport({ scale: scale * Math.sqrt(maxPixels / pixels) });
+  const k = viewport.scale;
   const factory = (doc as unknown as { canvasFactory: CanvasFactory }).canvasFactory;
-  const entry = factory.create(width, height);
+  const whole = factory.create(Math.max(1, Math.round(viewport.width)), Math.max(1, Math.round(viewport.height)));
   try {
-    entry.context.fillStyle = "#ffffff";
-    entry.context.fillRect(0, 0, width, height);
-    await page.render({ canvasContext: entry.context, canvas: entry.canvas as unknown as HTMLCanvasElement, viewport }).promise;
-    const png = entry.canvas.toBuffer("image/png");
-    return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
+    whole.context.fillStyle = "#ffffff";
+    whole.context.fillRect(0, 0, whole.canvas.width, whole.canvas.height);
+    await page.render({ canvasContext: whole.context, canvas: whole.canvas as unknown as HTMLCanvasElement, viewport }).promise;
+    return regions.map((r) => {
+      const width = Math.max(1, Math.round((r.x1 - r.x0) * k));
+      const height = Math.max(1, Math.round((r.y1 - r.y0) * k));
+      const cut = factory.create(width, height);
+      try {
+        cut.context.drawImage(whole.canvas as unknown as CanvasImageSource, -r.x0 * k, -r.y0 * k);
+        const png = cut.canvas.toBuffer("image/png");
+        return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width, height };
+      } finally {
+        factory.destroy(cut);
+      }
+    });
   } finally {
-    factory.destroy(entry);
+    factory.destroy(whole);
   }
 }
 

@@ -7,7 +7,7 @@ import { ocrConcurrency, ocrLanguages } from "../ocr.js";
 import { ocrPageRuns } from "./pdf-ocr.js";
 import { readOutline } from "./pdf-outline.js";
 import type { ImageWithPng, ReadPage, TextPageOptions } from "./pdf-page.js";
-import { renderLoadedRegion, renderPdfPage } from "./pdf-render.js";
+import { renderLoadedRegions, renderPdfPage } from "./pdf-render.js";
 import { ThreadedPdf } from "./pdf-thread.js";
 
 /** Resolution page sizes are reported at (pixels = points × dpi / 72). @default 144 */
@@ -101,7 +101,8 @@ async function parsePdf(bytes: Uint8Array, ctx: FormatContext): Promise<DraftDoc
         continue;
       }
       keepPngs(layout, pngs);
-      if (ctx.capabilities.include_image_data) await bounded(renderFigures(reader, layout, pngs), deadline, ctx);
+      const figures = vectorFigures(layout);
+      if (figures.length && ctx.capabilities.include_image_data) await bounded(renderFigures(reader, layout.number, figures, pngs), deadline, ctx);
       layouts.push(layout);
       const k = dpi / 72;
       const display = layout.frame ?? layout;
@@ -134,7 +135,7 @@ interface PageReader {
   /** OCR of page `n`; `signal` ends it with the parse. */
   ocr(n: number, signal: AbortSignal): Promise<ReadPage>;
   /** PNGs of regions of page `n` (display space) at `scale` pixels per point, in order. */
-  renderRegions(n: number, regions: readonly Rect[], scale: number): Promise<Uint8Array[]>;
+  renderRegions(n: number, regions: readonly Rect[], scale: number): Promise<{ png: Uint8Array; width: number; height: number }[]>;
   close(): Promise<void>;
 }
 
@@ -204,31 +205,61 @@ async function ocrPage(doc: PdfDocument, n: number, ctx: FormatContext, signal: 
   }
 }
 
+/** A vector figure's picture and where it lies on the page as displayed. */
+interface FigurePicture {
+  image: PlacedImage;
+  region: Rect;
+}
+
 /**
- * Renders the pictures of a page's figures drawn as vector graphics into `pngs` (image
- * data was asked for). A figure that cannot be rendered (no canvas, too large) keeps its
- * element without picture, as an image whose pixels cannot be decoded does.
+ * A page's figures drawn as vector graphics, each with its box on the displayed page and
+ * its picture's size in pixels there (a page laid out sideways has its figures turned
+ * back, as their pictures are).
  */
-async function renderFigures(reader: PageReader, layout: PageLayout, pngs: WeakMap<PlacedImage, Uint8Array>): Promise<void> {
-  const figures = layout.blocks.flatMap((b) => (b.image?.vector ? [b.image] : []));
-  if (figures.length === 0) return;
+function vectorFigures(layout: PageLayout): FigurePicture[] {
   const frame = layout.frame;
-  const regions = figures.map((f) => (frame && frame.angle !== 0 ? fromFrame(f, frame) : f));
+  const out: FigurePicture[] = [];
+  for (const b of layout.blocks) {
+    const image = b.image;
+    if (!image?.vector) continue;
+    const region = frame && frame.angle !== 0 ? fromFrame(image, frame) : { x0: image.x0, y0: image.y0, x1: image.x1, y1: image.y1 };
+    image.width = Math.max(1, Math.round((region.x1 - region.x0) * FIGURE_SCALE));
+    image.height = Math.max(1, Math.round((region.y1 - region.y0) * FIGURE_SCALE));
+    out.push({ image, region });
+  }
+  return out;
+}
+
+/**
+ * Renders the pictures of a page's vector figures into `pngs` (image data was asked
+ * for): the page drawn once, each figure cut out of it. A figure that cannot be rendered
+ * (no canvas) keeps its element without picture, as an image whose pixels cannot be
+ * decoded does.
+ */
+async function renderFigures(reader: PageReader, n: number, figures: readonly FigurePicture[], pngs: WeakMap<PlacedImage, Uint8Array>): Promise<void> {
   try {
-    const rendered = await reader.renderRegions(layout.number, regions, FIGURE_SCALE);
-    figures.forEach((f, i) => pngs.set(f, rendered[i]!));
+    const rendered = await reader.renderRegions(
+      n,
+      figures.map((f) => f.region),
+      FIGURE_SCALE,
+    );
+    figures.forEach((f, i) => {
+      const r = rendered[i]!;
+      pngs.set(f.image, r.png);
+      // A page too large to draw at full scale was drawn smaller.
+      f.image.width = r.width;
+      f.image.height = r.height;
+    });
   } catch {
     // No picture: the figure's element still carries its box and labels.
   }
 }
 
-/** Renders regions of one page of an open document (see `renderLoadedRegion`). */
-async function renderRegions(doc: PdfDocument, n: number, regions: readonly Rect[], scale: number): Promise<Uint8Array[]> {
+/** Renders regions of one page of an open document (see `renderLoadedRegions`). */
+async function renderRegions(doc: PdfDocument, n: number, regions: readonly Rect[], scale: number): Promise<{ png: Uint8Array; width: number; height: number }[]> {
   const page = await doc.getPage(n);
   try {
-    const out: Uint8Array[] = [];
-    for (const r of regions) out.push(await renderLoadedRegion(doc, page, r, scale));
-    return out;
+    return await renderLoadedRegions(doc, page, regions, scale);
   } finally {
     page.cleanup();
   }

@@ -131,10 +131,10 @@ function tableOf(segs: readonly Line[]): GridTable | undefined {
 }
 
 const rowSize = (row: readonly Line[]): number => Math.max(...row.map((l) => l.fontSize));
-/** Rows of one table: their type sizes within 30 % of each other. */
+/** Rows of one table: the larger type at most 1.5 × the smaller (an 11 pt header over 8 pt rows is one table). */
 const similarSize = (a: readonly Line[], b: readonly Line[]): boolean => {
   const [x, y] = [rowSize(a), rowSize(b)];
-  return Math.max(x, y) <= 1.3 * Math.min(x, y);
+  return Math.max(x, y) <= 1.5 * Math.min(x, y);
 };
 const gap = (a: readonly Line[], b: readonly Line[]): number => Math.min(...b.map((l) => l.y0)) - Math.max(...a.map((l) => l.y1));
 

@@ -38,7 +38,14 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   // never count a letter.
   const votes = sorted.some((l) => hasRtl(l.text)) ? new Map<Block, DirectionVotes>() : undefined;
   const numbered = bareNumberItems(sorted);
-  for (const line of sorted) {
+  // Whether another line stands between `last` and line `k` (the `or` between two
+  // commands, set further left): a listing does not go on across it.
+  const crossed = (k: number, last: Line): boolean => {
+    for (let j = k - 1; j >= 0 && sorted[j]!.y0 >= last.y0; j--) if (sorted[j] !== last && sorted[j]!.y0 >= last.y1 - 1) return true;
+    return false;
+  };
+  for (let k = 0; k < sorted.length; k++) {
+    const line = sorted[k]!;
     const startsList = LIST_MARKER.test(line.text) || numbered.has(line);
     let best: Block | undefined;
     let bestGap = Infinity;
@@ -53,6 +60,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         const listing = line.mono && last.mono && b.kind !== "list" && !proseLike(line.text) && !proseLike(last.text);
         const maxGap = listing ? maxCodeGapEm : maxLineGapEm;
         if (gap < -0.3 * fs || gap > maxGap * fs || gap >= bestGap) continue;
+        if (gap > maxLineGapEm * fs && crossed(k, last)) continue;
         // An OCR layer may size a line by its letters' height: `mat.` (no ascender) reads
         // smaller than the full line above it. The smaller line must be the narrower one:
         // a heading is larger and narrower than the body under it.
@@ -106,14 +114,14 @@ const TOC_LEADER = /(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,}/;
  * numbered one more or one less within ten lines' height, its number and text set at the
  * same places. A line of prose that happens to start with a figure has no such
  * neighbour; headings and a table of contents' chapter lines (bold, or with dot leaders on
- * them or between them) are not items.
+ * them or between them) are not items, nor the numbered lines of a listing (monospace).
  */
 function bareNumberItems(lines: readonly Line[]): Set<Line> {
   const items = new Set<Line>();
   const found: { line: Line; n: number; at: number }[] = [];
   lines.forEach((line, at) => {
     const [num, words] = line.runs;
-    if (!num || !words || line.bold || !BARE_NUMBER.test(num.text.trim()) || !/^\p{L}/u.test(words.text)) return;
+    if (!num || !words || line.bold || line.mono || !BARE_NUMBER.test(num.text.trim()) || !/^\p{L}/u.test(words.text)) return;
     const gap = words.x0 - num.x1;
     if (gap >= 0.8 * line.fontSize && gap <= 4 * line.fontSize) found.push({ line, n: Number(num.text.trim()), at });
   });
@@ -227,14 +235,21 @@ function proseLike(text: string): boolean {
   return (chars.match(/\p{L}/gu)?.length ?? 0) >= 0.85 * chars.length;
 }
 
-/** A block's line pitch: the closest two consecutive lines stand, at most 1.25 font sizes. */
+/**
+ * A block's line pitch: the closest two consecutive lines stand; when that spacing occurs
+ * only once, at most 1.25 font sizes (two lines a blank line apart). Double-spaced code
+ * has its wide pitch again and again, and gets no blank lines.
+ */
 function linePitch(b: Block): number {
-  let pitch = 1.25 * b.fontSize;
+  let pitch = Infinity;
+  let seen = 0;
   for (let i = 1; i < b.lines.length; i++) {
     const d = b.lines[i]!.y0 - b.lines[i - 1]!.y0;
-    if (d > 0.5 * b.fontSize && d < pitch) pitch = d;
+    if (d <= 0.5 * b.fontSize) continue;
+    if (Math.abs(d - pitch) <= 0.5) seen++;
+    else if (d < pitch) [pitch, seen] = [d, 1];
   }
-  return pitch;
+  return seen >= 2 ? pitch : Math.min(pitch, 1.25 * b.fontSize);
 }
 
 function indent(line: Line, b: Block): string {

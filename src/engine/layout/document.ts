@@ -313,6 +313,18 @@ function nextColumn(a: Block, b: Block): boolean {
   return b.x1 <= a.x0 + 2 && hasRtl(a.text) && rtlWins(countDirection(a.text));
 }
 
+/** A caption that says a table goes on: `Table 2 (continued)`, `Tabelle 2 (Fortsetzung)`. */
+const CONTINUED = /continu|cont\.|fortsetzung|suite|segue|vervolg/i;
+
+/** Whether a caption of its own (not a "continued" one) comes before a table on its page: a new table. */
+function captionedAnew(p: PageLayout, table: Block): boolean {
+  for (const b of p.blocks) {
+    if (b === table) return false;
+    if (b.kind === "table-caption" && !CONTINUED.test(b.text)) return true;
+  }
+  return false;
+}
+
 /** A table's first row as text, to tell a repeated header. */
 const firstRow = (t: GridTable): string =>
   t.cells
@@ -329,6 +341,7 @@ function markContinuations(pages: readonly PageLayout[], out: LaidElement[], ind
       const tableGoesOn =
         prevLast.kind === "table" &&
         first.kind === "table" &&
+        !captionedAnew(p, first) &&
         prevLast.table?.cols === first.table?.cols &&
         Math.abs(prevLast.x0 - first.x0) < 0.05 * p.width;
       if (tableGoesOn || continuesText(prevLast, first)) out[indexOf.get(first)!]!.continuationOf = indexOf.get(prevLast)!;

@@ -29,8 +29,9 @@ const MAX_TEXT_SHARE = 0.3;
  * width, 4 % of its height), holds no line of prose and its text covers under 30 % of it,
  * and that text does not all stand on one shape filling the drawing: a shaded box behind
  * a paragraph, a menu on a panel and a slide's text on a shape stay text. The figure
- * takes the lines inside it and short labels just outside (within 1.5 em: axis ticks and
- * titles, legends; never a caption), which leave the page's text.
+ * takes the lines inside it and short labels just outside (within 1.5 em, in the type of
+ * its labels: axis ticks and titles, legends; never a caption or a heading), which leave
+ * the page's text.
  */
 export function findFigures(drawings: readonly Rect[], lines: readonly Line[], page: Rect, tables: readonly Rect[]): { figures: VectorFigure[]; used: Set<Line> } {
   const used = new Set<Line>();
@@ -51,7 +52,7 @@ export function findFigures(drawings: readonly Rect[], lines: readonly Line[], p
     // with a rule or two) is a box of text, not a figure.
     const panel = group.find((d) => area(d) >= 0.8 * area(box));
     if (panel && inside.length > 0 && inside.every((l) => holds(panel, centre(l)))) continue;
-    const labels = [...inside, ...lines.filter((l) => !used.has(l) && !inside.includes(l) && outsideLabel(box, l))];
+    const labels = [...inside, ...outsideLabels(box, inside, lines.filter((l) => !used.has(l) && !inside.includes(l) && nearLabel(box, l)))];
     for (const l of labels) used.add(l);
     const rect = labels.length ? union([box, ...labels]) : box;
     labels.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
@@ -61,8 +62,26 @@ export function findFigures(drawings: readonly Rect[], lines: readonly Line[], p
   return { figures, used };
 }
 
-/** A short label within 1.5 em of a figure's box: four words at most, no sentence, no caption. */
-function outsideLabel(box: Rect, l: Line): boolean {
+/**
+ * The labels among short lines near a figure: in the type of its labels (those inside it,
+ * else most of those near it), so a heading set just above a chart, larger or bold, stays
+ * a heading.
+ */
+function outsideLabels(box: Rect, inside: readonly Line[], near: readonly Line[]): Line[] {
+  if (near.length === 0) return [];
+  const ref = inside.length ? inside : near;
+  const size = median(ref.map((l) => l.fontSize));
+  const bold = ref.filter((l) => l.bold).length > ref.length / 2;
+  return near.filter((l) => l.fontSize <= 1.15 * size && (bold || !l.bold));
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** A short line within 1.5 em of a figure's box: four words at most, no sentence, no caption. */
+function nearLabel(box: Rect, l: Line): boolean {
   const reach = 1.5 * l.fontSize;
   if (l.x1 < box.x0 - reach || l.x0 > box.x1 + reach || l.y1 < box.y0 - reach || l.y0 > box.y1 + reach) return false;
   if (l.x0 < box.x0 - 4 * l.fontSize || l.x1 > box.x1 + 4 * l.fontSize) return false;

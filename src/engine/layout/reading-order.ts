@@ -141,8 +141,9 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
  * How many of `bands` (held under `group`, each on one side of its `gutters`) continue
  * one of the group's columns: the longest run of bands on a single side, within that
  * side's extent, that together fill at least 80 % of its width (a heading in the column
- * rides along with the paragraphs under it). 0 when they do not: a salutation under a
- * letter's two-column head, a heading under two columns, a page number in the gutter.
+ * rides along with the paragraphs under it) and are as tall as the tallest box of that
+ * side in the group. 0 when they do not: a salutation under a letter's two-column head,
+ * a heading under two columns, a page number in the gutter.
  */
 function columnTail(group: readonly Rect[], gutters: readonly Gap[], bands: readonly (readonly Rect[])[], min: number): number {
   if (gutters.length === 0 || bands.length === 0) return 0;
@@ -166,12 +167,17 @@ function columnTail(group: readonly Rect[], gutters: readonly Gap[], bands: read
   let n = 0;
   let x0 = Infinity;
   let x1 = -Infinity;
+  let y0 = Infinity;
+  let y1 = -Infinity;
   for (const band of bands) {
     if (!band.every((r) => sideOf(r) === side && r.x0 >= extent.x0 - tol && r.x1 <= extent.x1 + tol)) break;
-    for (const r of band) [x0, x1] = [Math.min(x0, r.x0), Math.max(x1, r.x1)];
+    for (const r of band) [x0, x1, y0, y1] = [Math.min(x0, r.x0), Math.max(x1, r.x1), Math.min(y0, r.y0), Math.max(y1, r.y1)];
     n++;
   }
-  return n > 0 && x1 - x0 >= 0.8 * (extent.x1 - extent.x0) ? n : 0;
+  // A column's tail is a column's worth: as tall as the tallest box of that side above it
+  // (a salutation under an address is one line).
+  const tallest = Math.max(...group.filter((r) => sideOf(r) === side).map((r) => r.y1 - r.y0));
+  return n > 0 && x1 - x0 >= 0.8 * (extent.x1 - extent.x0) && y1 - y0 >= tallest ? n : 0;
 }
 
 /** Whether the items' texts (those that have one) are mostly right to left; one regex test per item when none is. */

@@ -13,9 +13,10 @@ const MAX_CELL_CHARS = 60;
  * table without rules, so those rows came out as short paragraphs and headings side by
  * side. Where the next page's first body element is a table, the blocks that end this
  * page (nothing but running text under them) become the rows of a table when each stands
- * in one of that table's columns, every row has two cells or more and one row fills half
- * the columns, no row holds two blocks in one column, and no other block shares their
- * height. The new table replaces them in reading order; `finishDocument` then links the
+ * in one of that table's columns, there are two rows or more (a header and a row), every
+ * row has two cells or more and one row fills half the columns, no row holds two blocks in
+ * one column, no other block shares their height, and the last row reads like the next
+ * table's first body row (a figure where it has one, words where it has words). The new table replaces them in reading order; `finishDocument` then links the
  * next page's table to it as a continuation. Call after running text is marked.
  */
 export function joinTableHeads(pages: readonly PageLayout[]): void {
@@ -77,7 +78,8 @@ function tableHead(blocks: readonly Block[], next: GridTable): { table: GridTabl
     if (row && mid >= Math.min(...row.map((r) => r.y0)) && mid <= Math.max(...row.map((r) => r.y1))) row.push(b);
     else rows.push([b]);
   }
-  if (rows.length > MAX_HEAD_ROWS) return undefined;
+  // A header and a row at least: a lone row of details at a page foot is no table's head.
+  if (rows.length < 2 || rows.length > MAX_HEAD_ROWS) return undefined;
   for (const row of rows) {
     const cols = new Set(row.map((b) => cells.get(b)!));
     if (row.length < 2 || cols.size !== row.length) return undefined;
@@ -89,6 +91,18 @@ function tableHead(blocks: readonly Block[], next: GridTable): { table: GridTabl
     const height = Math.max(...rows[r - 1]!.map((b) => b.y1 - b.y0));
     if (gap > 2 * height) return undefined;
   }
+  // The head's last row reads like the next page's first body row: figures under figures.
+  const firstBody = bodyRow(next);
+  const last = rows[rows.length - 1]!;
+  let agree = 0;
+  let both = 0;
+  for (const b of last) {
+    const other = firstBody.get(cells.get(b)!);
+    if (!other) continue;
+    both++;
+    if (FIGURE.test(b.text.trim()) === FIGURE.test(other)) agree++;
+  }
+  if (both === 0 || agree < (2 / 3) * both) return undefined;
   const out: GridCell[] = [];
   rows.forEach((row, r) => {
     const y0 = Math.min(...row.map((b) => b.y0));
@@ -100,7 +114,24 @@ function tableHead(blocks: readonly Block[], next: GridTable): { table: GridTabl
   });
   out.sort((a, b) => a.row - b.row || a.col - b.col);
   const cols = Math.max(next.cols, ...columns.map((k) => k.col));
-  return { table: { ...union(taken), rows: rows.length, cols, cells: out }, taken: new Set(taken) };
+  // As wide as the table it begins, empty first or last cells and all.
+  const box = union(taken);
+  box.x0 = Math.min(box.x0, ...columns.map((k) => k.x0));
+  box.x1 = Math.max(box.x1, ...columns.map((k) => k.x1));
+  return { table: { ...box, rows: rows.length, cols, cells: out }, taken: new Set(taken) };
+}
+
+/** A figure, an amount or a percentage (`1,200.00`, `-5%`, `(12)`). */
+const FIGURE = /^[-+\u2212(]?[$€£¥]?\d[\d,.\s]*%?\)?$/;
+
+/** The table's first body row by column: row 2 when row 1 is a header (bold is not known here: row 1 has no figure where row 2 has one). */
+function bodyRow(t: GridTable): Map<number, string> {
+  const row = (r: number) => new Map(t.cells.filter((c) => c.row === r && c.text.trim() !== "").map((c) => [c.col, c.text.trim()]));
+  const first = row(1);
+  if (t.rows < 2) return first;
+  const second = row(2);
+  const header = [...second].some(([col, text]) => FIGURE.test(text) && first.has(col) && !FIGURE.test(first.get(col)!));
+  return header ? second : first;
 }
 
 function meanConfidence(blocks: readonly Block[]): number | undefined {

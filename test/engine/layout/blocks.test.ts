@@ -139,6 +139,15 @@ describe("buildBlocks", () => {
       run("not price.", 10, 136, mono),
     ]);
     expect(text.map((b) => b.kind)).toEqual(["code", "code"]);
+    // Two commands with a word of prose between them (a manual's `or`, set further left).
+    const or = blocksOf([run("tar -cvf etc.tar /etc", 60, 100, mono), run("or", 30, 112), run("tar -c -v -f etc.tar /etc", 60, 124, mono)]);
+    expect(or.map((b) => b.text)).toEqual(["tar -cvf etc.tar /etc", "or", "tar -c -v -f etc.tar /etc"]);
+    // Double-spaced code has no blank lines of its own.
+    const double = blocksOf([run("int main(void) {", 10, 100, mono), run("return 0;", 18, 116, mono), run("}", 10, 132, mono)]);
+    expect(double.map((b) => b.text)).toEqual(["int main(void) {\n  return 0;\n}"]);
+    // A listing with line numbers is code, not a numbered list.
+    const numbered = blocksOf([run("1", 10, 100, mono), run("import sys", 24, 100, mono), run("2", 10, 109, mono), run("print(sys.argv)", 24, 109, mono)]);
+    expect(numbered.map((b) => b.kind)).toEqual(["code"]);
   });
 
   it("repairs a hyphen at a line end only before a lower-case continuation", () => {

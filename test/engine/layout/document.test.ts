@@ -169,6 +169,28 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     expect(laid[2]!.block.table!.headerRows).toBeUndefined();
   });
 
+  it("leaves a row of details at a page foot, or rows unlike the table's, out of the next page's table", () => {
+    // One row: an invoice's number and date above the next page's item table.
+    const details = [run("Invoice no: 118", 50, 700), run("Date: 4 March", 250, 700)];
+    const laid = finishDocument([page(1, [prose, ...details]), next(rest)]);
+    expect(laid.filter((l) => l.page === 1).map((l) => l.block.kind)).toEqual(["text", "text", "text"]);
+    expect(laid.at(-1)!.continuationOf).toBeUndefined();
+    // Two rows of words where the table has figures.
+    const words = [run("Prepared by", 50, 700), run("Checked by", 250, 700), run("Jane Doe", 50, 714), run("John Roe", 250, 714)];
+    expect(finishDocument([page(1, [prose, ...words]), next(rest)]).filter((l) => l.page === 1).map((l) => l.block.kind)).not.toContain("table");
+  });
+
+  it("does not continue a table into the next page's own captioned table", () => {
+    const first: PageLayout = { number: 1, width: 600, height: 800, blocks: [{ ...tableBlock(rest), y0: 600, y1: 660 }] };
+    const caption = buildBlocks(buildLines([run("Table 2: Prices of parts", 50, 40)]));
+    classifyBlocks(caption);
+    const second: PageLayout = { number: 2, width: 600, height: 800, blocks: [...caption, tableBlock(rest)] };
+    const laid = finishDocument([first, second]);
+    expect(laid.map((l) => l.block.kind)).toEqual(["table", "table-caption", "table"]);
+    expect(laid[2]!.continuationOf).toBeUndefined();
+    expect(laid[2]!.block.table!.headerRows).toBeUndefined();
+  });
+
   it("leaves blocks alone that stand outside the table's columns, share a row with prose, or stand alone", () => {
     // A signature line whose names straddle the columns.
     const names = [run("Jane Doe, Director", 120, 700), run("John Roe, Treasurer", 330, 700)];

@@ -24,6 +24,13 @@ describe("findFigures", () => {
     expect([...used].map((l) => l.text).sort()).toEqual(["0", "150", "2023", "2024", "2025", "2026"]);
   });
 
+  it("leaves a heading set just above a chart, larger and bold, a heading", () => {
+    const heading = run("3 Results", 80, 282, { fontSize: 14, bold: true });
+    const { figures, used } = findFigures([...axes, ...bars], buildLines([heading, ...labels]), page, []);
+    expect(figures.map((f) => f.text)).toEqual(["150 0 2023 2024 2025 2026"]);
+    expect([...used].some((l) => l.text === "3 Results")).toBe(false);
+  });
+
   it("leaves text on shapes alone: a paragraph in a shaded box, a menu on a panel, a few rules", () => {
     // A callout: its background, a border drawn as four rules, a paragraph inside.
     const callout = [box(50, 100, 550, 180), box(50, 100, 550, 101), box(50, 179, 550, 180), box(50, 100, 51, 180)];

@@ -56,6 +56,9 @@ describe("readingOrder", () => {
     // A narrower paragraph on one side is no column's tail: it is read after both.
     const narrow = [box("L", 50, 100, 300, 300), box("R", 310, 100, 560, 300), box("P", 50, 320, 200, 360), box("F", 50, 380, 560, 500)];
     expect(readingOrder(narrow).map((b) => b.id)).toEqual(["L", "R", "P", "F"]);
+    // A salutation as wide as a narrow address column is one line, not the column's tail.
+    const letter = [box("Addr", 50, 50, 160, 110), box("To", 400, 50, 560, 120), box("Dear", 50, 140, 150, 152), box("Body", 50, 170, 560, 400)];
+    expect(readingOrder(letter).map((b) => b.id)).toEqual(["Addr", "To", "Dear", "Body"]);
   });
 
   it("still reads two columns as columns when a page number sits in the gutter under them", () => {

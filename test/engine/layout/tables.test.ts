@@ -165,6 +165,14 @@ describe("findAlignedTables", () => {
     const { tables } = findAlignedTables(buildLines([...head, ...rows]));
     expect(tables.map((t) => [t.rows, t.cols])).toEqual([[3, 3]]);
     expect(tables[0]!.cells.some((c) => c.text.includes("ACME"))).toBe(false);
+    // An 11 pt bold header over 8 pt rows is the table's own.
+    const small = [
+      ["Country", "Population", "Area"],
+      ["France", "68.0", "551"],
+      ["Spain", "48.6", "506"],
+      ["Italy", "58.9", "301"],
+    ].flatMap((cells, r) => cells.map((text, c) => run(text, 57 + 120 * c, 100 + 13 * r, r === 0 ? { fontSize: 11, bold: true } : { fontSize: 8 })));
+    expect(findAlignedTables(buildLines(small)).tables.map((t) => [t.rows, t.cols])).toEqual([[4, 3]]);
   });
 });
 
