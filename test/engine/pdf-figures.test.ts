@@ -63,8 +63,8 @@ describe.skipIf(missing("chromium"))("pdf: figures drawn as vector graphics", ()
     expect(size.height).toBeGreaterThan(size.width);
   }, 60_000);
 
-  it("renders the chart's picture over its box when image data is asked for", async () => {
-    const doc = await parsePdf(await chromiumPdf(PAGE), { capabilities: { include_image_data: true } });
+  it("renders the chart's picture over its box when image data is asked for, its labels' characters with char_details", async () => {
+    const doc = await parsePdf(await chromiumPdf(PAGE), { capabilities: { include_image_data: true, include_char_details: true } });
     const chart = ofType(doc, "Image")[0]!;
     expect(chart.image?.mimeType).toBe("image/png");
     const size = imageSize(chart.image!.bytes!);
@@ -72,5 +72,8 @@ describe.skipIf(missing("chromium"))("pdf: figures drawn as vector graphics", ()
     // 2 pixels per point of the box.
     const points = (doc.pages[0]!.width * 72) / doc.pages[0]!.dpi;
     expect(Math.abs(size!.width - (chart.box!.x1 - chart.box!.x0) * points * 2)).toBeLessThan(2);
+    // Every label character, each inside the figure's box.
+    expect(chart.chars!.map((c) => c.text).join("").replace(/\s/g, "")).toBe(chart.text.replace(/\s/g, ""));
+    expect(chart.chars!.every((c) => c.box.x0 >= chart.box!.x0 - 0.001 && c.box.x1 <= chart.box!.x1 + 0.001 && c.box.y0 >= chart.box!.y0 - 0.001 && c.box.y1 <= chart.box!.y1 + 0.001)).toBe(true);
   }, 60_000);
 });

@@ -9,6 +9,8 @@ export const FIGURE_SCALE = 2;
 export interface VectorFigure extends Rect {
   /** Its labels, top to bottom and left to right, joined by spaces. */
   text: string;
+  /** The labels' lines, in the order of `text`. */
+  lines: Line[];
   /** The picture to render: the figure's box, `vector` set, pixels at {@link FIGURE_SCALE}. */
   image: PlacedImage;
 }
@@ -57,7 +59,7 @@ export function findFigures(drawings: readonly Rect[], lines: readonly Line[], p
     const rect = labels.length ? union([box, ...labels]) : box;
     labels.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
     const image: PlacedImage = { ...rect, width: Math.round((rect.x1 - rect.x0) * FIGURE_SCALE), height: Math.round((rect.y1 - rect.y0) * FIGURE_SCALE), vector: true };
-    figures.push({ ...rect, text: labels.map((l) => l.text).join(" "), image });
+    figures.push({ ...rect, text: labels.map((l) => l.text).join(" "), lines: labels, image });
   }
   return { figures, used };
 }

@@ -63,6 +63,8 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   tables.push(...aligned.tables);
   const blocks = buildBlocks(aligned.used.size ? lines.filter((l) => !aligned.used.has(l)) : lines);
   classifyBlocks(blocks);
+  // Figures carry their labels' lines, for their characters and confidence like any text.
+  for (const f of figures) blocks.push({ ...rect(f), lines: f.lines, text: f.text, fontSize: 0, bold: false, mono: false, kind: "image", image: f.image });
   for (const b of blocks) {
     if (chars) b.chars = blockChars(b);
     const confidence = ocrConfidence(b);
@@ -82,7 +84,6 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
     }
     blocks.push(block);
   }
-  for (const f of figures) blocks.push({ ...rect(f), lines: [], text: f.text, fontSize: 0, bold: false, mono: false, kind: "image", image: f.image });
   for (const img of content.images ?? []) {
     const w = img.x1 - img.x0;
     const h = img.y1 - img.y0;
