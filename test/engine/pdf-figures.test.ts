@@ -50,6 +50,25 @@ describe.skipIf(missing("chromium"))("pdf: figures drawn as vector graphics", ()
     expect(texts.some((t) => t.startsWith("Note. The pipeline reads each document once"))).toBe(true);
   }, 60_000);
 
+  it("reads HTML tables without borders, their cells shaded or their rows striped, as tables, not figures", async () => {
+    const rows = [
+      ["Region", "Office", "Staff"],
+      ["North", "Leeds", "40"],
+      ["South", "Bristol", "35"],
+      ["East", "Norwich", "12"],
+      ["West", "Exeter", "18"],
+    ];
+    const table = (cls: string) => `<table class="${cls}">${rows.map((r, i) => `<tr>${r.map((c) => (i ? `<td>${c}</td>` : `<th>${c}</th>`)).join("")}</tr>`).join("")}</table>`;
+    const html = `<html><head><style>body { font: 11pt "DejaVu Sans"; margin: 2cm } table { border-collapse: collapse; margin: 12px 0 }
+      td, th { padding: 4px 12px } .all td, .all th { background: #dfe6ee } .all th { background: #456; color: #fff }
+      .zebra tr:nth-child(even) td { background: #e4e4e4 }</style></head>
+      <body><p>All cells shaded:</p>${table("all")}<p>Striped rows:</p>${table("zebra")}<p>${PROSE}</p></body></html>`;
+    const doc = await parsePdf(await chromiumPdf(html));
+    expect(ofType(doc, "Image")).toEqual([]);
+    const tables = ofType(doc, "Table");
+    expect(tables.map((t) => t.text)).toEqual([0, 1].map(() => rows.map((r) => r.join(" ")).join("\n")));
+  }, 60_000);
+
   it("turns the picture of a chart on a page set sideways (/Rotate 90) as the page shows it", async () => {
     const { PDFDocument, degrees } = await import("pdf-lib");
     const pdf = await PDFDocument.load(await chromiumPdf(PAGE));

@@ -93,14 +93,16 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
 /**
  * The table with the row above it as its header, when that row belongs: a header whose
  * cells stand under two em apart reads as one line, so the row above a table's run is
- * tried when it lies close above, within the table's width, in type no larger than the
+ * tried when it lies close above, within the table's width (its last cell up to 3 em
+ * past it), in type no larger than the
  * table's, is no caption (`Table 2: Costs`), and, cut at the table's gaps, fills two cells
  * or more and keeps the table's columns.
  */
 function withHeader(head: readonly Line[], run: readonly Line[][], table: GridTable): GridTable | undefined {
   const first = run[0]!;
   if (gap(head, first) > 1.6 * rowSize(head) || rowSize(head) > 1.15 * rowSize(first)) return undefined;
-  if (head.some((l) => l.x0 < table.x0 - l.fontSize || l.x1 > table.x1 + l.fontSize || isCaption(l.text))) return undefined;
+  // A header's last cell may stand out past a column of short figures (`Staff` over `40`).
+  if (head.some((l) => l.x0 < table.x0 - l.fontSize || l.x1 > table.x1 + 3 * l.fontSize || isCaption(l.text))) return undefined;
   const headed = tableOf([...head, ...run.flat()]);
   if (!headed || headed.cols !== table.cols || headed.rows !== table.rows + 1) return undefined;
   return headed.cells.filter((c) => c.row === 1 && c.text !== "").length >= 2 ? headed : undefined;

@@ -94,10 +94,11 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
       }
       const distinct = widest === 0 || g.em >= 1.5 * widest;
       const hits = alignedNearby(rows, k, g);
-      // A row of figures with no word space, every gap over the cut width (a table row
-      // whose cells all stand 2 em apart), cuts beside a number where two nearby rows have
-      // an edge. (A loose line of justified prose has its gaps all wide too, not its figures.)
-      const figures = () => NUMBER_CELL.test(rw.runs[g.at]!.text) || NUMBER_CELL.test(rw.runs[g.at - 1]!.text);
+      // A row with a figure in it and no word space, every gap over the cut width (a table
+      // row whose cells all stand 2 em apart: `North  Leeds  40`), cuts where two nearby
+      // rows have an edge. (A loose line of justified prose has its gaps all wide too, not
+      // a figure standing alone.)
+      const figures = () => rw.runs.some((r) => NUMBER_CELL.test(r.text));
       if ((distinct && hits >= 1) || (hits >= 2 && figures() && rw.gaps.every((h) => h.em <= 0.15 || h.candidate))) cuts.push(g.at);
       else if (hits >= 3) weak.push(g);
     });

@@ -116,6 +116,13 @@ describe("buildLines: table rows", () => {
     const figures = [...loose(["the", "market", "went"], 100), ...loose(["margin", "412", "61%"], 112), ...loose(["and", "the", "end"], 124)];
     expect(buildLines(figures).filter((l) => l.y0 === 112).map((l) => l.text)).toEqual(["margin", "412", "61%"]);
   });
+
+  it("cuts a row of words and a figure, each cell 2.6 em apart, its words kerned into pieces (Chromium)", () => {
+    // An HTML table without borders: `North  Leeds  40`, `Leeds` set as `L` + `eeds`.
+    const cells = (a: string, b: string[], n: string, top: number) => [run(a, 93, top, { fontSize: 12 }), ...b.map((piece, i) => run(piece, i === 0 ? 158 : 165, top, { fontSize: 12 })), run(n, 215, top, { fontSize: 12 })];
+    const runs = [...cells("North", ["L", "eeds"], "40", 130), ...cells("South", ["Bristol"], "35", 150), ...cells("East", ["Norwich"], "12", 170)];
+    expect(buildLines(runs).filter((l) => l.y0 === 130).map((l) => l.text)).toEqual(["North", "Leeds", "40"]);
+  });
 });
 
 describe("buildLines: tables of contents", () => {

@@ -174,6 +174,21 @@ describe("findAlignedTables", () => {
     ].flatMap((cells, r) => cells.map((text, c) => run(text, 57 + 120 * c, 100 + 13 * r, r === 0 ? { fontSize: 11, bold: true } : { fontSize: 8 })));
     expect(findAlignedTables(buildLines(small)).tables.map((t) => [t.rows, t.cols])).toEqual([[4, 3]]);
   });
+
+  it("takes in a header whose last cell stands out past a column of short figures", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    // `Staff` (bold, one line with the other header cells) over `40`, `35`, `12`.
+    const head = [run("Region", 93, 110, { x1: 137, bold: true, fontSize: 11 }), run("Office", 158, 110, { x1: 195, bold: true, fontSize: 11 }), run("Staff", 225, 110, { x1: 257, bold: true, fontSize: 11 })];
+    const body = [
+      ["North", "Leeds", "40"],
+      ["South", "Bristol", "35"],
+      ["East", "Norwich", "12"],
+    ].flatMap((cells, r) => cells.map((text, c) => run(text, [93, 158, 225][c]!, 130 + 20 * r, { fontSize: 11 })));
+    expect(buildLines(head).map((l) => l.text)).toEqual(["Region Office Staff"]);
+    const { tables } = findAlignedTables(buildLines([...head, ...body]));
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[4, 3]]);
+    expect(tables[0]!.cells.filter((c) => c.row === 1).map((c) => c.text)).toEqual(["Region", "Office", "Staff"]);
+  });
 });
 
 describe("findAlignedTables: beside prose, headers, bars", () => {
