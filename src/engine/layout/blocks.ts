@@ -13,7 +13,7 @@ const SENTENCE_END = /[.!?。！？:：;；"”’)）\u061f\u06d4\u061b]$/;
 export interface BlockOptions {
   /** Largest gap between two lines of one paragraph, in font sizes. @default 0.7 */
   maxLineGapEm?: number;
-  /** Largest gap between two lines of one code block (blank lines in a listing). @default 1.6 */
+  /** Largest gap between two lines of one code block: one blank line, at a CSS line height of 1.5 too. @default 2.2 */
   maxCodeGapEm?: number;
 }
 
@@ -27,7 +27,7 @@ export interface BlockOptions {
  * mirrored: lines start at the right.
  */
 export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}): Block[] {
-  const { maxLineGapEm = 0.7, maxCodeGapEm = 1.6 } = options;
+  const { maxLineGapEm = 0.7, maxCodeGapEm = 2.2 } = options;
   const reach = Math.max(2 * maxLineGapEm, maxCodeGapEm);
   const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const open: Block[] = [];
@@ -227,12 +227,13 @@ export function finishBlock(b: Block): void {
   b.mono = mono;
 }
 
-/** A line of words: six or more, nearly all letters (code has its symbols). */
+/** A word of prose: letters, lower case after the first, punctuation only around it. */
+const PROSE_WORD = /^["'“‘(]?\p{L}[\p{Ll}'’-]*[.,;:!?)"'”’]*$/u;
+
+/** A line of words: six or more, four in five of them plain words (code has its symbols, braces and camelCase). */
 function proseLike(text: string): boolean {
   const words = text.trim().split(/\s+/);
-  if (words.length < 6) return false;
-  const chars = words.join("");
-  return (chars.match(/\p{L}/gu)?.length ?? 0) >= 0.85 * chars.length;
+  return words.length >= 6 && words.filter((w) => PROSE_WORD.test(w)).length >= 0.8 * words.length;
 }
 
 /**

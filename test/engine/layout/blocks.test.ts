@@ -142,6 +142,11 @@ describe("buildBlocks", () => {
     // Two commands with a word of prose between them (a manual's `or`, set further left).
     const or = blocksOf([run("tar -cvf etc.tar /etc", 60, 100, mono), run("or", 30, 112), run("tar -c -v -f etc.tar /etc", 60, 124, mono)]);
     expect(or.map((b) => b.text)).toEqual(["tar -cvf etc.tar /etc", "or", "tar -c -v -f etc.tar /etc"]);
+    // A browser's listing, 1.45 lines apart: a blank line is a 1.2 em gap; a line of words
+    // and braces is code, not prose.
+    const css = { mono: true, fontSize: 9.5 };
+    const web = blocksOf([run('import { DocParseLoader } from "docparse-rag";', 91, 343.7, css), run('const loader = new DocParseLoader({ path: "./docs" });', 91, 366.2, css), run("const docs = await loader.load();", 91, 377.4, css)]);
+    expect(web.map((b) => b.text)).toEqual(['import { DocParseLoader } from "docparse-rag";\n\nconst loader = new DocParseLoader({ path: "./docs" });\nconst docs = await loader.load();']);
     // Double-spaced code has no blank lines of its own.
     const double = blocksOf([run("int main(void) {", 10, 100, mono), run("return 0;", 18, 116, mono), run("}", 10, 132, mono)]);
     expect(double.map((b) => b.text)).toEqual(["int main(void) {\n  return 0;\n}"]);
