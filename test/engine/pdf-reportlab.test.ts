@@ -11,7 +11,7 @@ describe.skipIf(missing("reportlab", "pdftotext"))("pdf: documents written by Re
   const docs: Partial<Record<keyof ReportLabDocuments, DraftDocument>> = {};
   beforeAll(async () => {
     files = await reportlabPdfs();
-    for (const name of ["report", "twocol", "invoice"] as const) docs[name] = await parsePdf(files[name]);
+    for (const name of ["report", "twocol", "invoice", "charts"] as const) docs[name] = await parsePdf(files[name]);
   }, 120_000);
   const texts = (doc: DraftDocument, type: string): string[] => ofType(doc, type).map((e) => e.text);
 
@@ -62,6 +62,18 @@ describe.skipIf(missing("reportlab", "pdftotext"))("pdf: documents written by Re
     expect(doc.elements.filter((e) => e.type === "NarrativeText" && /^(?:1[1-4]|Q[1-4])$/.test(e.text))).toEqual([]);
   });
 
+  it("reads a pie chart with its legend and a bar chart over its gridlines as Images, not a table", () => {
+    const doc = docs.charts!;
+    expect(ofType(doc, "Table")).toEqual([]);
+    const [pie, bars] = ofType(doc, "Image");
+    for (const label of ["PDF", "Word", "HTML", "Scans", "PDF 40%", "Word 25%", "HTML 20%"]) expect(pie!.text.split(/(?<=\S) (?=[A-Z])/)).toContain(label);
+    // (ReportLab sets the short bar's label `12` against its category, `Parsing12`.)
+    for (const label of ["Chunking", "Embedding", "22", "30"]) expect(bars!.text.split(" ")).toContain(label);
+    expect(bars!.text).toContain("Parsing");
+    expect(ofType(doc, "NarrativeText").every((e) => e.text.startsWith("The chart shows"))).toBe(true);
+    expect(ofType(doc, "FigureCaption").map((c) => doc.elements[c.refIndex!]!.type)).toEqual(["Image", "Image"]);
+  });
+
   it("reads a column that runs on below a shorter one before it, and links text across column breaks", () => {
     const doc = docs.twocol!;
     const page2 = doc.elements.filter((e) => e.page === 2 && (e.type === "NarrativeText" || e.type === "Title"));
@@ -91,7 +103,7 @@ describe.skipIf(missing("reportlab", "pdftotext"))("pdf: documents written by Re
   });
 
   it("puts every word poppler finds inside an element holding it", async () => {
-    for (const name of ["report", "twocol", "invoice"] as const) {
+    for (const name of ["report", "twocol", "invoice", "charts"] as const) {
       expect(wordsNotHeld(docs[name]!, await popplerWords(files[name])), name).toEqual([]);
     }
   });

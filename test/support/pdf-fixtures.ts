@@ -338,11 +338,12 @@ export interface ReportLabDocuments {
   report: Uint8Array;
   twocol: Uint8Array;
   invoice: Uint8Array;
+  charts: Uint8Array;
 }
 
 /**
  * Writes the ReportLab documents of `reportlab-documents.py` (a report, a two-column
- * article, an invoice) with Debian's python3-reportlab, the PDF library behind many
+ * article, an invoice, charts) with Debian's python3-reportlab, the PDF library behind many
  * generated reports and invoices.
  */
 export async function reportlabPdfs(): Promise<ReportLabDocuments> {
@@ -355,7 +356,7 @@ export async function reportlabPdfs(): Promise<ReportLabDocuments> {
   return inTempDir("reportlab-", (dir) => {
     execFileSync(DEBIAN_PYTHON, [script, dir], { stdio: "ignore", timeout: 60_000 });
     const read = (name: string) => new Uint8Array(readFileSync(join(dir, `${name}.pdf`)));
-    return { report: read("report"), twocol: read("twocol"), invoice: read("invoice") };
+    return { report: read("report"), twocol: read("twocol"), invoice: read("invoice"), charts: read("charts") };
   });
 }
 

@@ -8,6 +8,7 @@ header that a page break cuts after its first row, a Preformatted listing with a
 line, a bar chart (vector drawing), a long table repeating its header on every page.
 twocol.pdf: a title frame over two columns, then two columns whose right one ends early.
 invoice.pdf: a letterhead beside invoice details, an item table with totals (canvas).
+charts.pdf: a pie chart with its legend, a horizontal bar chart over gridlines with data labels.
 """
 import sys
 from reportlab.lib import colors
@@ -142,6 +143,34 @@ def invoice():
     c.save()
 
 
+def charts():
+    from reportlab.graphics.charts.barcharts import HorizontalBarChart
+    from reportlab.graphics.charts.legends import Legend
+    from reportlab.graphics.charts.piecharts import Pie
+    doc = SimpleDocTemplate(out + "/charts.pdf", pagesize=A4, invariant=1)
+    text = "The chart shows the share of each document type in the corpus parsed this quarter, by pages."
+    pie_drawing = Drawing(400, 200)
+    pie = Pie()
+    pie.x, pie.y, pie.width, pie.height = 50, 20, 150, 150
+    pie.data, pie.labels = [40, 25, 20, 15], ["PDF", "Word", "HTML", "Scans"]
+    pie_drawing.add(pie)
+    legend = Legend()
+    legend.x, legend.y = 260, 150
+    legend.colorNamePairs = [(colors.red, "PDF 40%"), (colors.green, "Word 25%"), (colors.blue, "HTML 20%")]
+    pie_drawing.add(legend)
+    bars = Drawing(400, 150)
+    chart = HorizontalBarChart()
+    chart.x, chart.y, chart.width, chart.height = 80, 20, 280, 110
+    chart.data = [[12, 30, 22]]
+    chart.categoryAxis.categoryNames = ["Parsing", "Chunking", "Embedding"]
+    chart.valueAxis.visibleGrid = 1
+    chart.barLabelFormat = "%d"
+    bars.add(chart)
+    doc.build([Paragraph("Charts", ss["Title"]), Paragraph(text, body), pie_drawing, Paragraph("Figure 1: Pages by document type.", cap),
+               Paragraph(text, body), bars, Paragraph("Figure 2: Seconds per stage.", cap), Paragraph(text, body)])
+
+
 report()
 twocol()
 invoice()
+charts()

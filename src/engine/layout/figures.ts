@@ -1,6 +1,6 @@
 import { long } from "./aligned-tables.js";
 import { isCaption } from "./captions.js";
-import { union, type Line, type PlacedImage, type Rect } from "./types.js";
+import { union, type GridTable, type Line, type PlacedImage, type Rect } from "./types.js";
 
 /** Pixels per point of a vector figure's picture (144 dpi). */
 export const FIGURE_SCALE = 2;
@@ -31,9 +31,9 @@ const MAX_TEXT_SHARE = 0.3;
  * width, 4 % of its height), holds no line of prose and its text covers under 30 % of it,
  * and that text does not all stand on one shape filling the drawing: a shaded box behind
  * a paragraph, a menu on a panel and a slide's text on a shape stay text. The figure
- * takes the lines inside it and short labels just outside (within 1.5 em, in the type of
- * its labels: axis ticks and titles, legends; never a caption or a heading), which leave
- * the page's text.
+ * takes the lines inside it, short labels just outside (within 1.5 em, in the type of
+ * its labels: axis ticks and titles; never a caption or a heading) and its legend (labels
+ * with a swatch beside them, within 8 em), which leave the page's text.
  */
 export function findFigures(drawings: readonly Rect[], lines: readonly Line[], page: Rect, tables: readonly Rect[]): { figures: VectorFigure[]; used: Set<Line> } {
   const used = new Set<Line>();
@@ -54,7 +54,9 @@ export function findFigures(drawings: readonly Rect[], lines: readonly Line[], p
     // with a rule or two) is a box of text, not a figure.
     const panel = group.find((d) => area(d) >= 0.8 * area(box));
     if (panel && inside.length > 0 && inside.every((l) => holds(panel, centre(l)))) continue;
-    const labels = [...inside, ...outsideLabels(box, inside, lines.filter((l) => !used.has(l) && !inside.includes(l) && nearLabel(box, l)))];
+    const near = outsideLabels(box, inside, lines.filter((l) => !used.has(l) && !inside.includes(l) && nearLabel(box, l)));
+    const legend = legendLabels(box, drawings, lines.filter((l) => !used.has(l) && !inside.includes(l) && !near.includes(l)));
+    const labels = [...inside, ...near, ...legend];
     for (const l of labels) used.add(l);
     const rect = labels.length ? union([box, ...labels]) : box;
     labels.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
@@ -65,16 +67,17 @@ export function findFigures(drawings: readonly Rect[], lines: readonly Line[], p
 }
 
 /**
- * The labels among short lines near a figure: in the type of its labels (those inside it,
- * else most of those near it), so a heading set just above a chart, larger or bold, stays
- * a heading.
+ * The labels among short lines near a figure: in the type of its labels (no bold unless
+ * they are bold, at most 1.4 × the largest label inside it, else the usual size of those
+ * near it), so a heading set just above a chart, larger or bold, stays a heading.
  */
 function outsideLabels(box: Rect, inside: readonly Line[], near: readonly Line[]): Line[] {
   if (near.length === 0) return [];
   const ref = inside.length ? inside : near;
-  const size = median(ref.map((l) => l.fontSize));
+  // The largest label inside it, else the usual size of those near it.
+  const size = inside.length ? Math.max(...inside.map((l) => l.fontSize)) : median(near.map((l) => l.fontSize));
   const bold = ref.filter((l) => l.bold).length > ref.length / 2;
-  return near.filter((l) => l.fontSize <= 1.15 * size && (bold || !l.bold));
+  return near.filter((l) => l.fontSize <= 1.4 * size && (bold || !l.bold));
 }
 
 function median(values: number[]): number {
@@ -82,11 +85,51 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/**
+ * Ruled "tables" that are a chart's gridlines: a grid mostly empty (text in two fifths of
+ * its places at most, four places or more) holding two shapes or more, at different
+ * heights and of different widths — bars, lines, areas, not a dark header band (light
+ * shading is no drawing). Their text goes back to the page, for the chart.
+ */
+export function chartGrids(tables: readonly GridTable[], drawings: readonly Rect[]): Set<GridTable> {
+  const out = new Set<GridTable>();
+  for (const t of tables) {
+    const positions = t.rows * t.cols;
+    const filled = t.cells.reduce((n, c) => n + (c.text.trim() === "" ? 0 : c.rowSpan * c.colSpan), 0);
+    if (positions < 4 || filled > 0.4 * positions) continue;
+    // Shapes inside it (light shading is no drawing): bars of different lengths, not one
+    // dark header band.
+    const marks = drawings.filter((d) => d.x1 - d.x0 > 3 && d.y1 - d.y0 > 3 && holds(t, centre(d)) && area(d) < 0.9 * area(t));
+    const bands = new Set(marks.map((d) => `${Math.round(d.y0)}:${Math.round(d.y1)}`));
+    const spans = new Set(marks.map((d) => `${Math.round(d.x0)}:${Math.round(d.x1)}`));
+    if (marks.length >= 2 && bands.size >= 2 && spans.size >= 2) out.add(t);
+  }
+  return out;
+}
+
+/**
+ * A chart's legend beside it: short labels, each with a small swatch (a mark under 1.6 em)
+ * on its row, within 4 em before or after it (swatches in a column, labels set left or
+ * right), within 8 em of the figure.
+ */
+function legendLabels(box: Rect, drawings: readonly Rect[], lines: readonly Line[]): Line[] {
+  return lines.filter((l) => {
+    const reach = 8 * l.fontSize;
+    if (l.x1 < box.x0 - reach || l.x0 > box.x1 + reach || l.y1 < box.y0 - reach || l.y0 > box.y1 + reach) return false;
+    if (l.text.trim().split(/\s+/).length > 4) return false;
+    const gap = 4 * l.fontSize;
+    return drawings.some((d) => {
+      if (d.x1 - d.x0 > 1.6 * l.fontSize || d.y1 - d.y0 > 1.6 * l.fontSize || d.y1 <= l.y0 || d.y0 >= l.y1) return false;
+      return (d.x1 <= l.x0 + 1 && l.x0 - d.x1 <= gap) || (d.x0 >= l.x1 - 1 && d.x0 - l.x1 <= gap);
+    });
+  });
+}
+
 /** A short line within 1.5 em of a figure's box: four words at most, no sentence, no caption. */
 function nearLabel(box: Rect, l: Line): boolean {
   const reach = 1.5 * l.fontSize;
   if (l.x1 < box.x0 - reach || l.x0 > box.x1 + reach || l.y1 < box.y0 - reach || l.y0 > box.y1 + reach) return false;
-  if (l.x0 < box.x0 - 4 * l.fontSize || l.x1 > box.x1 + 4 * l.fontSize) return false;
+  if (l.x0 < box.x0 - 8 * l.fontSize || l.x1 > box.x1 + 8 * l.fontSize) return false;
   const text = l.text.trim();
   return text.split(/\s+/).length <= 4 && !/[\p{L})][.!?:;]$/u.test(text) && !isCaption(text);
 }

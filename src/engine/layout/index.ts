@@ -17,4 +17,4 @@ export { type Frame, frameSize, toFrame, fromFrame, dominantAngle, contentToFram
 export { markVerticalWriting, uprightLinesAsRuns } from "./vertical.js";
 export { findAlignedTables, type AlignedTableOptions } from "./aligned-tables.js";
 export { bulletRuns, BULLET_TEXT, type BulletShape, type BulletOptions } from "./bullets.js";
-export { findFigures, FIGURE_SCALE, type VectorFigure } from "./figures.js";
+export { chartGrids, findFigures, FIGURE_SCALE, type VectorFigure } from "./figures.js";

@@ -1,6 +1,6 @@
 import { findAlignedTables } from "./aligned-tables.js";
 import { buildBlocks } from "./blocks.js";
-import { findFigures } from "./figures.js";
+import { chartGrids, findFigures } from "./figures.js";
 import { bulletRuns, ocrBullets, type BulletShape } from "./bullets.js";
 import { blockChars, classifyBlocks, inlineFormulas } from "./classify.js";
 import { buildLines } from "./lines.js";
@@ -52,7 +52,11 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   // Bullets drawn as shapes, or misread by OCR, become marker characters before anything reads them.
   const read = ocrBullets(content.runs);
   const runs = content.bullets?.length ? [...read, ...bulletRuns(content.bullets, read)] : read;
-  const { tables, used } = findTables(content.segments ?? [], runs, page);
+  const found = findTables(content.segments ?? [], runs, page);
+  // A chart's gridlines read as a sparse ruled table: its text goes back to the chart.
+  const charts = content.drawings?.length ? chartGrids(found.tables, content.drawings) : new Set<GridTable>();
+  const tables = charts.size ? found.tables.filter((t) => !charts.has(t)) : found.tables;
+  const used = charts.size ? new Set([...found.used].filter((r) => tables.some((t) => inside(r, t)))) : found.used;
   const free = used.size ? runs.filter((r) => !used.has(r)) : runs;
   const all = buildLines(free);
   // Charts and diagrams drawn as vectors take their labels out of the text.

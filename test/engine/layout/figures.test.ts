@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildLines, findFigures, type Rect } from "../../../src/engine/layout/index.js";
+import { buildLines, chartGrids, findFigures, type GridTable, type Rect } from "../../../src/engine/layout/index.js";
 import { run } from "./support.js";
 
 const page = { x0: 0, y0: 0, x1: 600, y1: 800 };
@@ -49,5 +49,35 @@ describe("findFigures", () => {
     expect(findFigures([...axes, ...bars], buildLines(labels), page, [table]).figures).toEqual([]);
     // Three small icons side by side.
     expect(findFigures([box(50, 50, 60, 60), box(61, 50, 71, 60), box(72, 50, 82, 60)], [], page, []).figures).toEqual([]);
+  });
+
+  it("takes in a legend: short labels with a swatch on their row, the swatches in a column", () => {
+    const swatches = [box(430, 320, 438, 328), box(430, 340, 438, 348)];
+    const legend = [run("Orders", 380, 319, { fontSize: 8 }), run("Returns", 380, 339, { fontSize: 8 })];
+    const { figures } = findFigures([...axes, ...bars, ...swatches], buildLines([...labels, ...legend]), page, []);
+    expect(figures.map((f) => f.text)).toEqual(["150 Orders Returns 0 2023 2024 2025 2026"]);
+  });
+});
+
+describe("chartGrids", () => {
+  // A 4 × 4 grid of gridlines (cells 50 wide, 20 high).
+  const grid = (texts: Record<string, string>): GridTable => {
+    const cells = [];
+    for (let r = 1; r <= 4; r++) for (let c = 1; c <= 4; c++) cells.push({ row: r, col: c, rowSpan: 1, colSpan: 1, x0: 50 * c, x1: 50 * c + 50, y0: 20 * r, y1: 20 * r + 20, text: texts[`${r},${c}`] ?? "" });
+    return { x0: 50, y0: 20, x1: 250, y1: 100, rows: 4, cols: 4, cells };
+  };
+
+  it("takes a mostly empty grid holding bars of different lengths for a chart's gridlines", () => {
+    const chart = grid({ "1,4": "30", "3,2": "12" });
+    const barsInside = [box(50, 25, 240, 35), box(50, 65, 130, 75)];
+    expect([...chartGrids([chart], barsInside)]).toEqual([chart]);
+  });
+
+  it("keeps sparse tables: a check mark matrix without shapes, a form with a dark header band", () => {
+    const checks = grid({ "1,1": "Task", "2,2": "✓", "3,3": "✓", "4,4": "✓" });
+    expect(chartGrids([checks], []).size).toBe(0);
+    const form = grid({ "1,1": "Name", "1,2": "Date", "1,3": "Room", "1,4": "Sign" });
+    const header = [box(50, 20, 100, 40), box(100, 20, 150, 40), box(150, 20, 200, 40), box(200, 20, 250, 40)];
+    expect(chartGrids([form], header).size).toBe(0);
   });
 });
