@@ -153,6 +153,8 @@ def charts():
     pie = Pie()
     pie.x, pie.y, pie.width, pie.height = 50, 20, 150, 150
     pie.data, pie.labels = [40, 25, 20, 15], ["PDF", "Word", "HTML", "Scans"]
+    for i, colour in enumerate([colors.red, colors.green, colors.blue, colors.orange]):
+        pie.slices[i].fillColor = colour
     pie_drawing.add(pie)
     legend = Legend()
     legend.x, legend.y = 260, 150

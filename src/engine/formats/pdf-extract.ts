@@ -1,4 +1,4 @@
-import { contentToFrame, dominantAngle, frameSize, isCjk, markVerticalWriting, toFrame, uprightLinesAsRuns, type BulletShape, type Frame, type PlacedImage, type Rect, type Segment, type TextRun } from "../layout/index.js";
+import { contentToFrame, dominantAngle, frameSize, isCjk, markVerticalWriting, toFrame, uprightLinesAsRuns, type BulletShape, type Frame, type Drawing, type PlacedImage, type Segment, type TextRun } from "../layout/index.js";
 import type { PdfPage } from "./pdf-load.js";
 import { fontInfo, walkOperators, type FontInfo, type Matrix } from "./pdf-ops.js";
 import type { RawImage } from "./pdf-png.js";
@@ -26,7 +26,7 @@ export interface ExtractedPage {
   /** Small closed shapes that may be list bullets drawn as paths (layout decides). */
   bullets: BulletShape[];
   /** Boxes of the painted paths (vector figures are found from them). */
-  drawings: Rect[];
+  drawings: Drawing[];
 }
 
 /** Options for {@link extractPage}. */
@@ -96,7 +96,7 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
     images: inFrame.images as ExtractedPage["images"],
     textChars: walked.textChars,
     bullets: frame.angle === 0 ? walked.markers : walked.markers.map((m) => ({ ...m, ...toFrame(m, frame) })),
-    drawings: frame.angle === 0 ? walked.drawings : walked.drawings.map((d) => toFrame(d, frame)),
+    drawings: frame.angle === 0 ? walked.drawings : walked.drawings.map((d) => ({ ...d, ...toFrame(d, frame) })),
   };
 }
 

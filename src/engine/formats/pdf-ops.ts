@@ -1,4 +1,4 @@
-import type { Rect, RunChar, Segment, TextRun } from "../layout/index.js";
+import type { Drawing, Rect, RunChar, Segment, TextRun } from "../layout/index.js";
 import { fontStyle, type FontStyle } from "./pdf-fonts.js";
 import { lightColour, MARKER_MAX_DATA, markerShape, pathSegments, type MarkerShape } from "./pdf-paths.js";
 import type { RawImage } from "./pdf-png.js";
@@ -129,7 +129,7 @@ export interface Walked {
    * Boxes of the visible paths the page paints (display space), the first
    * {@link MAX_DRAWINGS}: what vector figures (charts, diagrams) are found from.
    */
-  drawings: Rect[];
+  drawings: Drawing[];
 }
 
 /** Painted paths whose boxes are kept per page at most: enough to place a chart or a diagram. */
@@ -182,7 +182,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
   // discs and squares there, and they are form widgets, not bullets.
   let inAnnotation = 0;
   let textChars = 0;
-  const drawings: Rect[] = [];
+  const drawings: Drawing[] = [];
   let gs: State = { ctm: base, fillAlpha: 1, fillLight: false, fill: "#000000", stroke: "#000000", font: undefined, size: 0, dir: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
   const stack: State[] = [];
   // Text object state (not part of the graphics state stack).
@@ -546,7 +546,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         const minMax = args?.[2] as ArrayLike<number> | null | undefined;
         if (minMax && drawings.length < MAX_DRAWINGS && inAnnotation === 0 && (stroke || (gs.fillAlpha >= 0.5 && !gs.fillLight))) {
           const box = pathBox(pt, minMax);
-          if (box) drawings.push(box);
+          if (box) drawings.push({ ...box, colour: fill || paint === OP.fillStroke || paint === OP.eoFillStroke || paint === OP.closeFillStroke || paint === OP.closeEOFillStroke ? gs.fill : gs.stroke });
         }
         break;
       }

@@ -1,6 +1,6 @@
 import { isCaption } from "./captions.js";
 import { alignedTable } from "./tables.js";
-import type { GridTable, Line, TextRun } from "./types.js";
+import { FIGURE, type GridTable, type Line, type TextRun } from "./types.js";
 
 /** Tuning for {@link findAlignedTables}. */
 export interface AlignedTableOptions {
@@ -102,7 +102,9 @@ function withHeader(head: readonly Line[], run: readonly Line[][], table: GridTa
   const first = run[0]!;
   if (gap(head, first) > 1.6 * rowSize(head) || rowSize(head) > 1.15 * rowSize(first)) return undefined;
   // A header's last cell may stand out past a column of short figures (`Staff` over `40`).
-  if (head.some((l) => l.x0 < table.x0 - l.fontSize || l.x1 > table.x1 + 3 * l.fontSize || isCaption(l.text))) return undefined;
+  const lastCol = table.cells.filter((c) => c.col === table.cols && c.text.trim() !== "");
+  const past = lastCol.length > 0 && lastCol.every((c) => FIGURE.test(c.text.trim())) ? 3 : 1;
+  if (head.some((l) => l.x0 < table.x0 - l.fontSize || l.x1 > table.x1 + past * l.fontSize || isCaption(l.text))) return undefined;
   const headed = tableOf([...head, ...run.flat()]);
   if (!headed || headed.cols !== table.cols || headed.rows !== table.rows + 1) return undefined;
   return headed.cells.filter((c) => c.row === 1 && c.text !== "").length >= 2 ? headed : undefined;

@@ -38,10 +38,17 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   // never count a letter.
   const votes = sorted.some((l) => hasRtl(l.text)) ? new Map<Block, DirectionVotes>() : undefined;
   const numbered = bareNumberItems(sorted);
-  // Whether another line stands between `last` and line `k` (the `or` between two
-  // commands, set further left): a listing does not go on across it.
-  const crossed = (k: number, last: Line): boolean => {
-    for (let j = k - 1; j >= 0 && sorted[j]!.y0 >= last.y0; j--) if (sorted[j] !== last && sorted[j]!.y0 >= last.y1 - 1) return true;
+  // Whether another line stands between `last` and line `k` under block `b` — over it, or
+  // short and within 3 em of it (the `or` between two commands, set further left): a
+  // listing does not go on across it. The other column's prose beside it does not count.
+  const crossed = (k: number, last: Line, b: Block): boolean => {
+    for (let j = k - 1; j >= 0 && sorted[j]!.y0 >= last.y0; j--) {
+      const other = sorted[j]!;
+      if (other === last || other.y0 < last.y1 - 1) continue;
+      if (overlap(other.x0, other.x1, b.x0, b.x1) > 0) return true;
+      const em = other.fontSize;
+      if (other.x1 - other.x0 <= 6 * em && other.x1 > b.x0 - 3 * em && other.x0 < b.x1 + 3 * em) return true;
+    }
     return false;
   };
   for (let k = 0; k < sorted.length; k++) {
@@ -60,7 +67,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         const listing = line.mono && last.mono && b.kind !== "list" && !proseLike(line.text) && !proseLike(last.text);
         const maxGap = listing ? maxCodeGapEm : maxLineGapEm;
         if (gap < -0.3 * fs || gap > maxGap * fs || gap >= bestGap) continue;
-        if (gap > maxLineGapEm * fs && crossed(k, last)) continue;
+        if (gap > maxLineGapEm * fs && crossed(k, last, b)) continue;
         // An OCR layer may size a line by its letters' height: `mat.` (no ascender) reads
         // smaller than the full line above it. The smaller line must be the narrower one:
         // a heading is larger and narrower than the body under it.
@@ -227,10 +234,10 @@ export function finishBlock(b: Block): void {
   b.mono = mono;
 }
 
-/** A word of prose: letters, lower case after the first, punctuation only around it. */
-const PROSE_WORD = /^["'“‘(]?\p{L}[\p{Ll}'’-]*[.,;:!?)"'”’]*$/u;
+/** A word of prose: letters and figures (`HTTP/1.1`, `99.9%`), punctuation only around it. */
+const PROSE_WORD = /^["'“‘(]?[\p{L}\p{N}][\p{L}\p{N}'’./%-]*[.,;:!?)"'”’]*$/u;
 
-/** A line of words: six or more, four in five of them plain words (code has its symbols, braces and camelCase). */
+/** A line of words: six or more, four in five of them plain words (code has its braces, operators and calls). */
 function proseLike(text: string): boolean {
   const words = text.trim().split(/\s+/);
   return words.length >= 6 && words.filter((w) => PROSE_WORD.test(w)).length >= 0.8 * words.length;

@@ -1,6 +1,6 @@
 import { long } from "./aligned-tables.js";
 import { isCaption } from "./captions.js";
-import { union, type GridTable, type Line, type PlacedImage, type Rect } from "./types.js";
+import { union, type Drawing, type GridTable, type Line, type PlacedImage, type Rect } from "./types.js";
 
 /** Pixels per point of a vector figure's picture (144 dpi). */
 export const FIGURE_SCALE = 2;
@@ -35,7 +35,7 @@ const MAX_TEXT_SHARE = 0.3;
  * its labels: axis ticks and titles; never a caption or a heading) and its legend (labels
  * with a swatch beside them, within 8 em), which leave the page's text.
  */
-export function findFigures(drawings: readonly Rect[], lines: readonly Line[], page: Rect, tables: readonly Rect[]): { figures: VectorFigure[]; used: Set<Line> } {
+export function findFigures(drawings: readonly Drawing[], lines: readonly Line[], page: Rect, tables: readonly Rect[]): { figures: VectorFigure[]; used: Set<Line> } {
   const used = new Set<Line>();
   const figures: VectorFigure[] = [];
   if (drawings.length < MIN_PATHS) return { figures, used };
@@ -55,7 +55,7 @@ export function findFigures(drawings: readonly Rect[], lines: readonly Line[], p
     const panel = group.find((d) => area(d) >= 0.8 * area(box));
     if (panel && inside.length > 0 && inside.every((l) => holds(panel, centre(l)))) continue;
     const near = outsideLabels(box, inside, lines.filter((l) => !used.has(l) && !inside.includes(l) && nearLabel(box, l)));
-    const legend = legendLabels(box, drawings, lines.filter((l) => !used.has(l) && !inside.includes(l) && !near.includes(l)));
+    const legend = legendLabels(box, group, drawings, lines.filter((l) => !used.has(l) && !inside.includes(l) && !near.includes(l)));
     const labels = [...inside, ...near, ...legend];
     for (const l of labels) used.add(l);
     const rect = labels.length ? union([box, ...labels]) : box;
@@ -68,7 +68,7 @@ export function findFigures(drawings: readonly Rect[], lines: readonly Line[], p
 
 /**
  * The labels among short lines near a figure: in the type of its labels (no bold unless
- * they are bold, at most 1.4 × the largest label inside it, else the usual size of those
+ * they are bold, at most 1.3 × the largest label inside it, else the usual size of those
  * near it), so a heading set just above a chart, larger or bold, stays a heading.
  */
 function outsideLabels(box: Rect, inside: readonly Line[], near: readonly Line[]): Line[] {
@@ -77,7 +77,7 @@ function outsideLabels(box: Rect, inside: readonly Line[], near: readonly Line[]
   // The largest label inside it, else the usual size of those near it.
   const size = inside.length ? Math.max(...inside.map((l) => l.fontSize)) : median(near.map((l) => l.fontSize));
   const bold = ref.filter((l) => l.bold).length > ref.length / 2;
-  return near.filter((l) => l.fontSize <= 1.4 * size && (bold || !l.bold));
+  return near.filter((l) => l.fontSize <= 1.3 * size && (bold || !l.bold));
 }
 
 function median(values: number[]): number {
@@ -87,19 +87,23 @@ function median(values: number[]): number {
 
 /**
  * Ruled "tables" that are a chart's gridlines: a grid mostly empty (text in two fifths of
- * its places at most, four places or more) holding two shapes or more, at different
- * heights and of different widths — bars, lines, areas, not a dark header band (light
- * shading is no drawing). Their text goes back to the page, for the chart.
+ * its places at most, four places or more) holding two shapes or more that cross its
+ * lines, at different heights and of different widths — bars, lines, areas; not a dark
+ * header band, nor icons or coloured cells (inside one cell each; light shading is no
+ * drawing). Their text goes back to the page, for the chart.
  */
-export function chartGrids(tables: readonly GridTable[], drawings: readonly Rect[]): Set<GridTable> {
+export function chartGrids(tables: readonly GridTable[], drawings: readonly Drawing[]): Set<GridTable> {
   const out = new Set<GridTable>();
   for (const t of tables) {
     const positions = t.rows * t.cols;
     const filled = t.cells.reduce((n, c) => n + (c.text.trim() === "" ? 0 : c.rowSpan * c.colSpan), 0);
     if (positions < 4 || filled > 0.4 * positions) continue;
-    // Shapes inside it (light shading is no drawing): bars of different lengths, not one
-    // dark header band.
-    const marks = drawings.filter((d) => d.x1 - d.x0 > 3 && d.y1 - d.y0 > 3 && holds(t, centre(d)) && area(d) < 0.9 * area(t));
+    // Shapes inside it across its lines (light shading is no drawing): bars of different
+    // lengths, not one dark header band, nor icons or colours inside cells.
+    const xs = new Set(t.cells.map((c) => c.x0));
+    const ys = new Set(t.cells.map((c) => c.y0));
+    const across = (d: Rect): boolean => [...xs].some((x) => x > d.x0 + 2 && x < d.x1 - 2) || [...ys].some((y) => y > d.y0 + 2 && y < d.y1 - 2);
+    const marks = drawings.filter((d) => d.x1 - d.x0 > 3 && d.y1 - d.y0 > 3 && holds(t, centre(d)) && area(d) < 0.9 * area(t) && across(d));
     const bands = new Set(marks.map((d) => `${Math.round(d.y0)}:${Math.round(d.y1)}`));
     const spans = new Set(marks.map((d) => `${Math.round(d.x0)}:${Math.round(d.x1)}`));
     if (marks.length >= 2 && bands.size >= 2 && spans.size >= 2) out.add(t);
@@ -110,19 +114,24 @@ export function chartGrids(tables: readonly GridTable[], drawings: readonly Rect
 /**
  * A chart's legend beside it: short labels, each with a small swatch (a mark under 1.6 em)
  * on its row, within 4 em before or after it (swatches in a column, labels set left or
- * right), within 8 em of the figure.
+ * right), within 8 em of the figure — the swatches in colours the chart is drawn in, two
+ * colours or more (icons beside a contact block, or a list's bullets, are one colour).
  */
-function legendLabels(box: Rect, drawings: readonly Rect[], lines: readonly Line[]): Line[] {
-  return lines.filter((l) => {
+function legendLabels(box: Rect, group: readonly Drawing[], drawings: readonly Drawing[], lines: readonly Line[]): Line[] {
+  const colours = new Set(group.flatMap((d) => (d.colour && d.x1 - d.x0 > 3 && d.y1 - d.y0 > 3 ? [d.colour] : [])));
+  const found: { line: Line; colour: string }[] = [];
+  for (const l of lines) {
     const reach = 8 * l.fontSize;
-    if (l.x1 < box.x0 - reach || l.x0 > box.x1 + reach || l.y1 < box.y0 - reach || l.y0 > box.y1 + reach) return false;
-    if (l.text.trim().split(/\s+/).length > 4) return false;
+    if (l.x1 < box.x0 - reach || l.x0 > box.x1 + reach || l.y1 < box.y0 - reach || l.y0 > box.y1 + reach) continue;
+    if (l.text.trim().split(/\s+/).length > 4) continue;
     const gap = 4 * l.fontSize;
-    return drawings.some((d) => {
-      if (d.x1 - d.x0 > 1.6 * l.fontSize || d.y1 - d.y0 > 1.6 * l.fontSize || d.y1 <= l.y0 || d.y0 >= l.y1) return false;
+    const swatch = drawings.find((d) => {
+      if (!d.colour || !colours.has(d.colour) || d.x1 - d.x0 > 1.6 * l.fontSize || d.y1 - d.y0 > 1.6 * l.fontSize || d.y1 <= l.y0 || d.y0 >= l.y1) return false;
       return (d.x1 <= l.x0 + 1 && l.x0 - d.x1 <= gap) || (d.x0 >= l.x1 - 1 && d.x0 - l.x1 <= gap);
     });
-  });
+    if (swatch) found.push({ line: l, colour: swatch.colour! });
+  }
+  return new Set(found.map((f) => f.colour)).size >= 2 ? found.map((f) => f.line) : [];
 }
 
 /** A short line within 1.5 em of a figure's box: four words at most, no sentence, no caption. */

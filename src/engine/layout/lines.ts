@@ -1,6 +1,6 @@
 import { hasRtl, logicalRuns } from "./bidi.js";
 import { LIST_MARKER } from "./blocks.js";
-import { isCjk, type Line, type TextRun } from "./types.js";
+import { FIGURE, isCjk, type Line, type TextRun } from "./types.js";
 
 /** Tuning for {@link buildLines}. */
 export interface LineOptions {
@@ -94,11 +94,15 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
       }
       const distinct = widest === 0 || g.em >= 1.5 * widest;
       const hits = alignedNearby(rows, k, g);
-      // A row with a figure in it and no word space, every gap over the cut width (a table
-      // row whose cells all stand 2 em apart: `North  Leeds  40`), cuts where two nearby
-      // rows have an edge. (A loose line of justified prose has its gaps all wide too, not
-      // a figure standing alone.)
-      const figures = () => rw.runs.some((r) => NUMBER_CELL.test(r.text));
+      // A row of figures with no word space, every gap over the cut width (a table row
+      // whose cells all stand 2 em apart), cuts beside a number where two nearby rows have
+      // an edge; so does a short one, five pieces at most, ending in a figure (`North
+      // Leeds  40`, its words kerned into pieces). (A loose line of justified prose has its
+      // gaps all wide too, not its figures.)
+      const figures = () =>
+        FIGURE.test(rw.runs[g.at]!.text) ||
+        FIGURE.test(rw.runs[g.at - 1]!.text) ||
+        (FIGURE.test(rw.runs[rw.runs.length - 1]!.text) && rw.gaps.filter((h) => h.em > 0.15).length <= 4);
       if ((distinct && hits >= 1) || (hits >= 2 && figures() && rw.gaps.every((h) => h.em <= 0.15 || h.candidate))) cuts.push(g.at);
       else if (hits >= 3) weak.push(g);
     });
@@ -204,8 +208,6 @@ function overlapShare(a: { y0: number; y1: number }, b: { y0: number; y1: number
 
 const PAGE_NO = /^\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*$/i;
 
-/** A table cell's figure: `412`, `3.1`, `-5%`, `$1,290`, `(12)`. */
-const NUMBER_CELL = /^[-+−(]?[$€£¥]?\d[\d,.\u00a0\u202f]*%?\)?$/;
 
 /** A section number opening a table of contents' entry: `2`, `2.1`, `A.`, `IV`. */
 const SECTION_NO = /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.?|[IVXLC]{1,6}\.?)$/;

@@ -6,7 +6,7 @@ import { blockChars, classifyBlocks, inlineFormulas } from "./classify.js";
 import { buildLines } from "./lines.js";
 import { readingOrder } from "./reading-order.js";
 import { findTables } from "./tables.js";
-import type { Block, GridTable, PlacedImage, Rect, Segment, TextRun } from "./types.js";
+import type { Block, Drawing, GridTable, PlacedImage, Rect, Segment, TextRun } from "./types.js";
 
 /** What a format extracted from one page, in display space (top-left origin). */
 export interface PageContent {
@@ -19,7 +19,7 @@ export interface PageContent {
   /** Small shapes that may be list bullets drawn as paths (see `bullets.ts`). */
   bullets?: BulletShape[];
   /** Boxes of the paths the page paints: vector figures are found from them (see `figures.ts`). */
-  drawings?: Rect[];
+  drawings?: Drawing[];
 }
 
 /** Tuning for {@link layoutPage}. */

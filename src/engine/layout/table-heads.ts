@@ -1,6 +1,6 @@
 import type { PageLayout } from "./document.js";
 import { tableText } from "./page.js";
-import { lineCount, union, type Block, type GridCell, type GridTable } from "./types.js";
+import { FIGURE, lineCount, union, type Block, type GridCell, type GridTable } from "./types.js";
 
 /** Most rows a page break leaves of a table that page layout cannot find alone. */
 const MAX_HEAD_ROWS = 4;
@@ -120,9 +120,6 @@ function tableHead(blocks: readonly Block[], next: GridTable): { table: GridTabl
   box.x1 = Math.max(box.x1, ...columns.map((k) => k.x1));
   return { table: { ...box, rows: rows.length, cols, cells: out }, taken: new Set(taken) };
 }
-
-/** A figure, an amount or a percentage (`1,200.00`, `-5%`, `(12)`). */
-const FIGURE = /^[-+\u2212(]?[$€£¥]?\d[\d,.\s]*%?\)?$/;
 
 /** The table's first body row by column: row 2 when row 1 is a header (bold is not known here: row 1 has no figure where row 2 has one). */
 function bodyRow(t: GridTable): Map<number, string> {

@@ -145,6 +145,14 @@ export interface GridTable extends Rect {
   headerRows?: number;
 }
 
+/** A table cell's figure, an amount or a percentage: `412`, `3.1`, `-5%`, `$1,290`, `(12)`, `1 200`. */
+export const FIGURE = /^[-+\u2212(]?[$€£¥]?\d[\d,.\s]*%?\)?$/;
+
+/** A painted path's box, and the colour it is painted in (`#rrggbb`, fill before stroke). */
+export interface Drawing extends Rect {
+  colour?: string;
+}
+
 /** An image drawn on the page. */
 export interface PlacedImage extends Rect {
   /** Source pixel size. */

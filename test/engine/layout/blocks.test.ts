@@ -147,6 +147,20 @@ describe("buildBlocks", () => {
     const css = { mono: true, fontSize: 9.5 };
     const web = blocksOf([run('import { DocParseLoader } from "docparse-rag";', 91, 343.7, css), run('const loader = new DocParseLoader({ path: "./docs" });', 91, 366.2, css), run("const docs = await loader.load();", 91, 377.4, css)]);
     expect(web.map((b) => b.text)).toEqual(['import { DocParseLoader } from "docparse-rag";\n\nconst loader = new DocParseLoader({ path: "./docs" });\nconst docs = await loader.load();']);
+    // A plain-text RFC printed in Courier: prose with figures and acronyms stays in paragraphs.
+    const rfc = blocksOf([
+      run("This document specifies HTTP/1.1 message syntax (RFC 9112) for", 10, 100, mono),
+      run("clients and servers.", 10, 109, mono),
+      run("Servers answer 99.9% of requests within 200 ms of the request.", 10, 127, mono),
+    ]);
+    expect(rfc.map((b) => b.text.slice(0, 20))).toEqual(["This document specif", "Servers answer 99.9%"]);
+    // The other column's prose beside a listing's blank line does not cut the listing.
+    const beside = blocksOf([
+      run("const a = 1;", 10, 100, mono),
+      run("The same sum is written in Python with the same names.", 300, 108, { x1: 560 }),
+      run("console.log(a);", 10, 118, mono),
+    ]);
+    expect(beside.map((b) => b.text)).toContain("const a = 1;\n\nconsole.log(a);");
     // Double-spaced code has no blank lines of its own.
     const double = blocksOf([run("int main(void) {", 10, 100, mono), run("return 0;", 18, 116, mono), run("}", 10, 132, mono)]);
     expect(double.map((b) => b.text)).toEqual(["int main(void) {\n  return 0;\n}"]);

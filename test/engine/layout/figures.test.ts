@@ -51,11 +51,21 @@ describe("findFigures", () => {
     expect(findFigures([box(50, 50, 60, 60), box(61, 50, 71, 60), box(72, 50, 82, 60)], [], page, []).figures).toEqual([]);
   });
 
-  it("takes in a legend: short labels with a swatch on their row, the swatches in a column", () => {
-    const swatches = [box(430, 320, 438, 328), box(430, 340, 438, 348)];
-    const legend = [run("Orders", 380, 319, { fontSize: 8 }), run("Returns", 380, 339, { fontSize: 8 })];
-    const { figures } = findFigures([...axes, ...bars, ...swatches], buildLines([...labels, ...legend]), page, []);
+  it("takes in a legend: short labels with a swatch in a colour of the chart on their row; not icons of one colour", () => {
+    // Bars in two colours, the legend beside the plot: swatches in a column after the labels.
+    const coloured = bars.map((b, i) => ({ ...b, colour: i % 2 ? "#cc0000" : "#0000cc" }));
+    const swatches = [
+      { ...box(470, 320, 478, 328), colour: "#0000cc" },
+      { ...box(470, 340, 478, 348), colour: "#cc0000" },
+    ];
+    const legend = [run("Orders", 420, 319, { fontSize: 8 }), run("Returns", 420, 339, { fontSize: 8 })];
+    const { figures } = findFigures([...axes, ...coloured, ...swatches], buildLines([...labels, ...legend]), page, []);
     expect(figures.map((f) => f.text)).toEqual(["150 Orders Returns 0 2023 2024 2025 2026"]);
+    // A contact block beside the chart, a grey icon before each line, stays text.
+    const icons = [{ ...box(410, 320, 418, 328), colour: "#666666" }, { ...box(410, 340, 418, 348), colour: "#666666" }];
+    const contact = [run("+44 20 7946 0000", 422, 319, { fontSize: 8 }), run("sales@example.com", 422, 339, { fontSize: 8 })];
+    const plain = findFigures([...axes, ...coloured, ...icons], buildLines([...labels, ...contact]), page, []);
+    expect(plain.figures.map((f) => f.text)).toEqual(["150 0 2023 2024 2025 2026"]);
   });
 });
 
@@ -79,5 +89,9 @@ describe("chartGrids", () => {
     const form = grid({ "1,1": "Name", "1,2": "Date", "1,3": "Room", "1,4": "Sign" });
     const header = [box(50, 20, 100, 40), box(100, 20, 150, 40), box(150, 20, 200, 40), box(200, 20, 250, 40)];
     expect(chartGrids([form], header).size).toBe(0);
+    // A status matrix: coloured cells and dots, each inside its cell.
+    const status = grid({ "1,1": "Project", "1,2": "Jan", "1,3": "Feb", "1,4": "Mar", "2,1": "Alpha", "3,1": "Beta" });
+    const fills = [box(101, 41, 149, 59), box(151, 61, 199, 79), box(210, 85, 220, 95)];
+    expect(chartGrids([status], fills).size).toBe(0);
   });
 });

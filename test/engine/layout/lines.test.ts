@@ -122,6 +122,10 @@ describe("buildLines: table rows", () => {
     const cells = (a: string, b: string[], n: string, top: number) => [run(a, 93, top, { fontSize: 12 }), ...b.map((piece, i) => run(piece, i === 0 ? 158 : 165, top, { fontSize: 12 })), run(n, 215, top, { fontSize: 12 })];
     const runs = [...cells("North", ["L", "eeds"], "40", 130), ...cells("South", ["Bristol"], "35", 150), ...cells("East", ["Norwich"], "12", 170)];
     expect(buildLines(runs).filter((l) => l.y0 === 130).map((l) => l.text)).toEqual(["North", "Leeds", "40"]);
+    // A loose justified line of six words ending in a figure is cut only beside the figure.
+    const words = (w: string[], top: number) => w.map((t, i) => run(t, 100 + 40 * i, top, { x1: 100 + 40 * i + 26 }));
+    const prose = [...words(["each", "year", "the", "mill", "bought", "wool"], 100), ...words(["since", "then", "the", "mill", "has", "1998"], 112), ...words(["cloth", "from", "the", "same", "bales", "of"], 124)];
+    expect(buildLines(prose).filter((l) => l.y0 === 112).map((l) => l.text)).toEqual(["since then the mill has", "1998"]);
   });
 });
 
