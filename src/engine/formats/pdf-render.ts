@@ -45,6 +45,13 @@ export async function renderLoadedPage(doc: PdfDocument, page: PdfPage, dpi: num
   }
 }
 
+/** A region of a page rendered: its PNG and pixel size. */
+export interface RegionPng {
+  png: Uint8Array;
+  width: number;
+  height: number;
+}
+
 /**
  * Renders regions of a page (display space, points from the top left) to PNG at `scale`
  * pixels per point: the pictures of figures drawn as vector graphics. The page is drawn
@@ -56,7 +63,7 @@ export async function renderLoadedRegions(
   regions: readonly { x0: number; y0: number; x1: number; y1: number }[],
   scale: number,
   maxPixels = MAX_RENDER_PIXELS,
-): Promise<{ png: Uint8Array; width: number; height: number }[]> {
+): Promise<RegionPng[]> {
   if (regions.length === 0) return [];
   let viewport = page.getViewport({ scale });
   const pixels = viewport.width * viewport.height;

@@ -7,7 +7,7 @@ import { ocrConcurrency, ocrLanguages } from "../ocr.js";
 import { ocrPageRuns } from "./pdf-ocr.js";
 import { readOutline } from "./pdf-outline.js";
 import type { ImageWithPng, ReadPage, TextPageOptions } from "./pdf-page.js";
-import { renderLoadedRegions, renderPdfPage } from "./pdf-render.js";
+import { renderLoadedRegions, renderPdfPage, type RegionPng } from "./pdf-render.js";
 import { ThreadedPdf } from "./pdf-thread.js";
 
 /** Resolution page sizes are reported at (pixels = points × dpi / 72). @default 144 */
@@ -135,7 +135,7 @@ interface PageReader {
   /** OCR of page `n`; `signal` ends it with the parse. */
   ocr(n: number, signal: AbortSignal): Promise<ReadPage>;
   /** PNGs of regions of page `n` (display space) at `scale` pixels per point, in order. */
-  renderRegions(n: number, regions: readonly Rect[], scale: number): Promise<{ png: Uint8Array; width: number; height: number }[]>;
+  renderRegions(n: number, regions: readonly Rect[], scale: number): Promise<RegionPng[]>;
   close(): Promise<void>;
 }
 
@@ -256,7 +256,7 @@ async function renderFigures(reader: PageReader, n: number, figures: readonly Fi
 }
 
 /** Renders regions of one page of an open document (see `renderLoadedRegions`). */
-async function renderRegions(doc: PdfDocument, n: number, regions: readonly Rect[], scale: number): Promise<{ png: Uint8Array; width: number; height: number }[]> {
+async function renderRegions(doc: PdfDocument, n: number, regions: readonly Rect[], scale: number): Promise<RegionPng[]> {
   const page = await doc.getPage(n);
   try {
     return await renderLoadedRegions(doc, page, regions, scale);

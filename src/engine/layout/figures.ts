@@ -54,7 +54,7 @@ export function findFigures(drawings: readonly Drawing[], lines: readonly Line[]
     // with a rule or two) is a box of text, not a figure.
     const panel = group.find((d) => area(d) >= 0.8 * area(box));
     if (panel && inside.length > 0 && inside.every((l) => holds(panel, centre(l)))) continue;
-    const near = outsideLabels(box, inside, lines.filter((l) => !used.has(l) && !inside.includes(l) && nearLabel(box, l)));
+    const near = outsideLabels(inside, lines.filter((l) => !used.has(l) && !inside.includes(l) && nearLabel(box, l)));
     const legend = legendLabels(box, group, drawings, lines.filter((l) => !used.has(l) && !inside.includes(l) && !near.includes(l)));
     const labels = [...inside, ...near, ...legend];
     for (const l of labels) used.add(l);
@@ -71,10 +71,9 @@ export function findFigures(drawings: readonly Drawing[], lines: readonly Line[]
  * they are bold, at most 1.3 × the largest label inside it, else the usual size of those
  * near it), so a heading set just above a chart, larger or bold, stays a heading.
  */
-function outsideLabels(box: Rect, inside: readonly Line[], near: readonly Line[]): Line[] {
+function outsideLabels(inside: readonly Line[], near: readonly Line[]): Line[] {
   if (near.length === 0) return [];
   const ref = inside.length ? inside : near;
-  // The largest label inside it, else the usual size of those near it.
   const size = inside.length ? Math.max(...inside.map((l) => l.fontSize)) : median(near.map((l) => l.fontSize));
   const bold = ref.filter((l) => l.bold).length > ref.length / 2;
   return near.filter((l) => l.fontSize <= 1.3 * size && (bold || !l.bold));
@@ -144,7 +143,7 @@ function nearLabel(box: Rect, l: Line): boolean {
 }
 
 /** Groups of boxes that touch or overlap (within {@link TOUCH}), by a sweep along x. */
-function touching(rects: readonly Rect[]): Rect[][] {
+function touching<T extends Rect>(rects: readonly T[]): T[][] {
   const parent = rects.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
   const order = rects.map((_, i) => i).sort((a, b) => rects[a]!.x0 - rects[b]!.x0);
@@ -158,7 +157,7 @@ function touching(rects: readonly Rect[]): Rect[][] {
     }
     active.push(i);
   }
-  const groups = new Map<number, Rect[]>();
+  const groups = new Map<number, T[]>();
   rects.forEach((r, i) => {
     const root = find(i);
     const g = groups.get(root);

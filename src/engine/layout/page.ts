@@ -109,13 +109,17 @@ function ocrConfidence(b: Block): number | undefined {
   return meanConfidence(b.lines.flatMap((l) => l.runs));
 }
 
-function meanConfidence(runs: readonly TextRun[]): number | undefined {
+const meanConfidence = (runs: readonly TextRun[]): number | undefined => confidenceByChars(runs, (r) => r.confidence);
+
+/** The mean OCR confidence of pieces of text, weighted by their characters; undefined when none has one. */
+export function confidenceByChars<T extends { text: string }>(items: readonly T[], confidence: (item: T) => number | undefined): number | undefined {
   let sum = 0;
   let n = 0;
-  for (const r of runs) {
-    if (r.confidence === undefined) continue;
-    sum += r.confidence * r.text.length;
-    n += r.text.length;
+  for (const item of items) {
+    const c = confidence(item);
+    if (c === undefined) continue;
+    sum += c * item.text.length;
+    n += item.text.length;
   }
   return n > 0 ? sum / n : undefined;
 }

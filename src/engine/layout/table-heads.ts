@@ -1,5 +1,5 @@
 import type { PageLayout } from "./document.js";
-import { tableText } from "./page.js";
+import { confidenceByChars, tableText } from "./page.js";
 import { FIGURE, lineCount, union, type Block, type GridCell, type GridTable } from "./types.js";
 
 /** Most rows a page break leaves of a table that page layout cannot find alone. */
@@ -14,10 +14,12 @@ const MAX_CELL_CHARS = 60;
  * side. Where the next page's first body element is a table, the blocks that end this
  * page (nothing but running text under them) become the rows of a table when each stands
  * in one of that table's columns, there are two rows or more (a header and a row), every
- * row has two cells or more and one row fills half the columns, no row holds two blocks in
- * one column, no other block shares their height, and the last row reads like the next
- * table's first body row (a figure where it has one, words where it has words). The new table replaces them in reading order; `finishDocument` then links the
- * next page's table to it as a continuation. Call after running text is marked.
+ * row has two cells or more and one row fills half the columns, no row holds two blocks
+ * in one column, no other block shares their height, and the last row reads like the
+ * next table's first body row (a figure where it has one, words where it has words). The
+ * new table, as wide as the one it begins, replaces them in reading order;
+ * `finishDocument` then links the next page's table to it as a continuation. Call after
+ * running text is marked.
  */
 export function joinTableHeads(pages: readonly PageLayout[]): void {
   for (let i = 0; i + 1 < pages.length; i++) {
@@ -29,8 +31,9 @@ export function joinTableHeads(pages: readonly PageLayout[]): void {
     const head = tableHead(page.blocks, first.table);
     if (!head) continue;
     const at = page.blocks.findIndex((b) => head.taken.has(b));
-    const table: Block = { ...union([...head.taken]), lines: [], text: tableText(head.table), fontSize: 0, bold: false, mono: false, kind: "table", table: head.table };
-    const confidence = meanConfidence([...head.taken]);
+    const { x0, y0, x1, y1 } = head.table;
+    const table: Block = { x0, y0, x1, y1, lines: [], text: tableText(head.table), fontSize: 0, bold: false, mono: false, kind: "table", table: head.table };
+    const confidence = confidenceByChars([...head.taken], (b) => b.ocrConfidence);
     if (confidence !== undefined) table.ocrConfidence = confidence;
     page.blocks = [...page.blocks.slice(0, at).filter((b) => !head.taken.has(b)), table, ...page.blocks.slice(at).filter((b) => !head.taken.has(b))];
   }
@@ -129,15 +132,4 @@ function bodyRow(t: GridTable): Map<number, string> {
   const second = row(2);
   const header = [...second].some(([col, text]) => FIGURE.test(text) && first.has(col) && !FIGURE.test(first.get(col)!));
   return header ? second : first;
-}
-
-function meanConfidence(blocks: readonly Block[]): number | undefined {
-  let sum = 0;
-  let n = 0;
-  for (const b of blocks) {
-    if (b.ocrConfidence === undefined) continue;
-    sum += b.ocrConfidence * b.text.length;
-    n += b.text.length;
-  }
-  return n > 0 ? sum / n : undefined;
 }
