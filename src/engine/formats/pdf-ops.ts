@@ -546,7 +546,9 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         const minMax = args?.[2] as ArrayLike<number> | null | undefined;
         if (minMax && drawings.length < MAX_DRAWINGS && inAnnotation === 0 && (stroke || (gs.fillAlpha >= 0.5 && !gs.fillLight))) {
           const box = pathBox(pt, minMax);
-          if (box) drawings.push({ ...box, colour: fill || paint === OP.fillStroke || paint === OP.eoFillStroke || paint === OP.closeFillStroke || paint === OP.closeEOFillStroke ? gs.fill : gs.stroke });
+          // An outline has its stroke's colour; anything filled, its fill's.
+          const outline = paint === OP.stroke || paint === OP.closeStroke;
+          if (box) drawings.push({ ...box, colour: outline ? gs.stroke : gs.fill });
         }
         break;
       }
