@@ -55,6 +55,16 @@ describe("walkOperators: text", () => {
     expect(r.runs.map((x) => x.text)).toEqual(["So w", "x", "y"]);
   });
 
+  it("reads glyphs that map to control characters (TeX's big delimiters, a bitmap font's bullet) as blank, never as text", () => {
+    const r = walk(
+      [OPS.beginText, OPS.setFont, OPS.showText],
+      [null, ["f1", 10], [[glyph("\u0088"), glyph("a"), glyph("\u0000"), glyph("b"), glyph("\u0013"), glyph("\u0012", 1200), glyph("X")]]],
+      true,
+    );
+    expect(r.runs.map((x) => x.text)).toEqual(["a b", "X"]);
+    expect(r.runs.flatMap((x) => x.chars ?? []).map((c) => c.text)).toEqual(["a", " ", "b", "X"]);
+  });
+
   it("applies horizontal scaling and character spacing to positions, and the CTM", () => {
     const r = walk(
       [OPS.save, OPS.transform, OPS.beginText, OPS.setFont, OPS.setHScale, OPS.setCharSpacing, OPS.moveText, OPS.showText, OPS.restore],

@@ -169,6 +169,11 @@ const COMPAT = /[\u2e80-\u2eff\u2f00-\u2fdf\uf900-\ufaff\ufb00-\ufdff\ufe10-\ufe
 // Right-to-left letters (Hebrew, Arabic and their presentation forms).
 const RTL_GLYPH = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 const WHITESPACE = /^\s+$/;
+// Control characters a glyph maps to when its font says nothing better (TeX's math
+// extension font: big delimiters as NUL, U+0001, U+0012; a bitmap font's bullet as
+// U+0088). They are no text, and a NUL would be refused by PostgreSQL's text and jsonb:
+// the glyph is read as blank space, as poppler drops it.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** Walks the operator list of one page; `base` maps user space to display space. */
 export function walkOperators(fnArray: readonly number[], argsArray: readonly unknown[], base: Matrix, options: WalkOptions): Walked {
@@ -342,6 +347,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       // to them in reading order, but runs stay in drawing order (left to right) until the
       // line's bidi pass (layout/bidi.ts) reverses them: put them in drawing order too.
       if (!plain && u.length > 1 && RTL_GLYPH.test(u)) u = [...u].reverse().join("");
+      if (!plain) u = u.replace(CONTROL, "");
       textChars += u.length;
       // `isSpace` is about char code 32 (where word spacing applies), not the text: a
       // subset font may map code 32 to any letter. Whitespace is judged by unicode.

@@ -77,7 +77,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         if (line.bold !== last.bold || line.mono !== last.mono) continue;
         const ov = overlap(line.x0, line.x1, b.x0, b.x1);
         if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0)) continue;
-        if (!line.mono && startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!))) continue;
+        if (!line.mono && startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl) => columnEnd(sorted, k, last, rtl))) continue;
         best = b;
         bestGap = gap;
       }
@@ -114,6 +114,8 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
 const BARE_NUMBER = /^\d{1,3}$/;
 /** Five dots or more, or two ellipses: a dot leader. */
 const TOC_LEADER = /(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,}/;
+/** A table of contents' entry ending: a dot leader to its page number. */
+const TOC_ENTRY_END = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
 
 /**
  * Lines that are items of a list numbered without punctuation (`1  Closed the
@@ -159,15 +161,24 @@ const endOf = (r: { x0: number; x1: number }, rtl: boolean): number => (rtl ? -r
  * Whether `line` begins a new paragraph rather than continuing block `b`. With `rtl`,
  * lines start at the right edge (measured as -x, so one set of rules serves both).
  */
-function startsParagraph(b: Block, line: Line, rtl = false): boolean {
+function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: boolean) => number): boolean {
   const first = b.lines[0]!;
   const last = b.lines[b.lines.length - 1]!;
   const fs = line.fontSize;
   const start = startOf(line, rtl);
   // List items continue with a hanging indent: anything after the marker belongs.
   if (b.kind === "list") return start < startOf(first, rtl) - 0.5 * fs;
-  // First-line indent of a new paragraph.
-  if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs) return true;
+  // A table of contents' entry ends at its page number: the next line is the next entry.
+  if (TOC_ENTRY_END.test(last.text.trimEnd())) return true;
+  // First-line indent of a new paragraph, unless the block is one full line whose
+  // sentence runs on: a hanging indent (a bibliography entry, a description list's item).
+  if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs) {
+    const runsOn = b.lines.length === 1 && !FULL_STOP.test(last.text.trimEnd()) && columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - 2 * fs;
+    return !runsOn;
+  }
+  // Back at the first line's start under a hanging indent: the next entry.
+  const second = b.lines[1];
+  if (second && startOf(second, rtl) - startOf(first, rtl) > 0.8 * fs && start - startOf(first, rtl) < 0.3 * fs) return true;
   // A short line ending a sentence closes its paragraph.
   if (b.lines.length >= 2 && endOf(b, rtl) - endOf(last, rtl) > 0.15 * (b.x1 - b.x0) && endsSentence(last)) return true;
   // A caption is a paragraph of its own, ended by its first short line, even without a
@@ -180,6 +191,24 @@ function startsParagraph(b: Block, line: Line, rtl = false): boolean {
     if (room > 0.15 * (Math.max(b.x1, line.x1) - Math.min(b.x0, line.x0)) && room > firstWordWidth(line) + 0.5 * fs) return true;
   }
   return false;
+}
+
+/** A sentence's end that no hanging line runs on from (a colon or semicolon may). */
+const FULL_STOP = /[.!?。！？\u061f\u06d4]["”’)）]?$/;
+
+/**
+ * Where the text column around line `k` ends (its right edge, or its left one with
+ * `rtl`): the farthest end among nearby lines of its size that share most of its width.
+ */
+function columnEnd(sorted: readonly Line[], k: number, line: Line, rtl: boolean): number {
+  let end = endOf(line, rtl);
+  for (let j = Math.max(0, k - 12); j <= Math.min(sorted.length - 1, k + 12); j++) {
+    const other = sorted[j]!;
+    if (Math.abs(other.fontSize - line.fontSize) > 0.15 * line.fontSize) continue;
+    if (overlap(other.x0, other.x1, line.x0, line.x1) < 0.5 * Math.min(other.x1 - other.x0, line.x1 - line.x0)) continue;
+    end = Math.max(end, endOf(other, rtl));
+  }
+  return end;
 }
 
 /** Width of a line's first word, from its glyphs or its first run's share of letters. */

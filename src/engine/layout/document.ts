@@ -188,7 +188,10 @@ function markRunning(pages: readonly PageLayout[], share: number): void {
   }
   markDeepRunning(pages, minPages);
   // Running text whose wording changes (chapter titles in headers) still sits where the
-  // confirmed running text sits, in the same size: same slot on 3+ pages → same kind.
+  // confirmed running text sits, in the same size: same slot on 3+ pages → same kind. A
+  // slot may lie lower than the zone (LaTeX's report class sets its head an eighth of the
+  // page down), so one line in the page's outer quarter is enough: body text does not
+  // start in the running head's exact place and size.
   const slot = (b: Block): string => `${Math.round(b.y0)}|${Math.round(b.fontSize * 2)}`;
   const slots = new Map<string, { kind: BlockKind; pages: Set<number> }>();
   for (const p of pages) {
@@ -202,7 +205,7 @@ function markRunning(pages: readonly PageLayout[], share: number): void {
   }
   for (const p of pages) {
     for (const b of p.blocks) {
-      if (b.kind !== "text" || !zone(p, b)) continue;
+      if (b.kind !== "text" || lineCount(b) !== 1 || (b.y1 > 0.25 * p.height && b.y0 < 0.75 * p.height)) continue;
       const entry = slots.get(slot(b));
       if (entry && entry.pages.size >= 3) b.kind = entry.kind;
     }

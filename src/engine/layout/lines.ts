@@ -212,8 +212,11 @@ const PAGE_NO = /^\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*$/i;
 /** A section number opening a table of contents' entry: `2`, `2.1`, `A.`, `IV`. */
 const SECTION_NO = /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.?|[IVXLC]{1,6}\.?)$/;
 
-/** A dot leader anywhere in a run. */
+/** A dot leader anywhere in a row's text. */
 const DOTS = /(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,}/;
+
+/** Whether a row holds a dot leader, in one run or one run a dot (TeX sets each dot apart). */
+const hasLeader = (row: Row): boolean => DOTS.test(row.runs.map((r) => r.text).join(""));
 
 /** Five dots or more (or two ellipses), as a leader draws them. */
 const LEADER = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})$/;
@@ -245,7 +248,7 @@ function tocNumber(rows: readonly Row[], k: number, at: number): boolean {
   if (leaderToNumber(runs, at)) return true;
   // The gap (under 3 em) after an entry's section number, with leaders on rows nearby.
   if (at === 1 && SECTION_NO.test(runs[0]!.text) && runs[1]!.x0 - runs[0]!.x1 < 3 * Math.max(runs[0]!.fontSize, runs[1]!.fontSize)) {
-    for (let j = Math.max(0, k - 3); j <= Math.min(rows.length - 1, k + 3); j++) if (rows[j]!.runs.some((r) => DOTS.test(r.text))) return true;
+    for (let j = Math.max(0, k - 3); j <= Math.min(rows.length - 1, k + 3); j++) if (hasLeader(rows[j]!)) return true;
   }
   // The gap before a leader starts.
   let after = "";

@@ -168,11 +168,13 @@ function gridTable(ruled: Segment[], vs: Segment[], runs: readonly TextRun[], us
   const drawnOnly = inside.some((r) => hasRtl(r.text));
   for (const run of inside) {
     const cy = (run.y0 + run.y1) / 2;
-    // Text merged across a column rule (formats join close words into one run).
+    // Text merged across a column rule (formats join close words into one run). Within a
+    // cell spanning the column edge (a `\multicolumn` header) there is no rule to cut at.
     let pieces = [run];
     for (let c = 1; c < nCols; c++) {
       const x = xs[c]!;
       if (drawnOnly && !covered(vs, x, run.y0, run.y1)) continue;
+      if (locate(x - 0.5, cy) === locate(x + 0.5, cy)) continue;
       pieces = pieces.flatMap((p) => (p.angle === 0 && x > p.x0 + 1 && x < p.x1 - 1 ? splitRunAt(p, x) : [p]));
     }
     for (const piece of pieces) {

@@ -19,6 +19,33 @@ describe("buildBlocks", () => {
     expect(blocks.map((b) => b.text)).toEqual(["a long first paragraph line ends here.", "Indented start of the next one"]);
   });
 
+  it("keeps a hanging indent's lines with their entry (bibliography, description list), and starts the next entry back at the margin", () => {
+    const full = { x1: 300 };
+    const blocks = blocksOf([
+      run("Random passages sampled uniformly from the corpus, drawn again for every", 10, 100, full),
+      run("batch of the training run.", 25, 112),
+      run("[1] S. Robertson and H. Zaragoza. The probabilistic relevance framework:", 10, 130, full),
+      run("BM25 and beyond. Foundations and Trends in Information Retrieval,", 25, 142, full),
+      run("3(4):333-389, 2009.", 25, 154),
+      run("[2] J. Lin. A proposed conceptual framework for a representational approach to", 10, 166, full),
+      run("information retrieval. SIGIR Forum, 2021.", 25, 178),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual([
+      "Random passages sampled uniformly from the corpus, drawn again for every batch of the training run.",
+      "[1] S. Robertson and H. Zaragoza. The probabilistic relevance framework: BM25 and beyond. Foundations and Trends in Information Retrieval, 3(4):333-389, 2009.",
+      "[2] J. Lin. A proposed conceptual framework for a representational approach to information retrieval. SIGIR Forum, 2021.",
+    ]);
+    // A one-line paragraph that ends its sentence, or stops short of the column's edge,
+    // is followed by a new paragraph at a first-line indent.
+    const paras = blocksOf([run("A full line of prose that ends the paragraph right at the edge.", 10, 100, full), run("Indented start of the next paragraph", 25, 112), run("Dear Sir,", 10, 140), run("I write to you about the order that reached us broken and late.", 25, 152, full), run("full reference line to set the column's right edge for the rest", 10, 164, full)]);
+    expect(paras.map((b) => b.text)).toEqual(["A full line of prose that ends the paragraph right at the edge.", "Indented start of the next paragraph", "Dear Sir,", "I write to you about the order that reached us broken and late. full reference line to set the column's right edge for the rest"]);
+  });
+
+  it("ends a table of contents' entry at its page number", () => {
+    const blocks = blocksOf([run("1.1 Who this policy applies to . . . . . . . . . 2", 10, 100), run("1.2 Definitions . . . . . . . . . . . . . . . . . . 2", 10, 112), run("2 Access Control . . . . . . . . . . . . . . . . 3", 10, 124)]);
+    expect(blocks.map((b) => b.text)).toHaveLength(3);
+  });
+
   it("ends a paragraph at a short line whose full stop carries a footnote mark", () => {
     const blocks = blocksOf([
       run("a long line of the paragraph that fills the column", 10, 100),

@@ -87,6 +87,19 @@ describe("finishDocument", () => {
     expect(kinds(5)).toEqual(["header", "page-number", "text"]);
   });
 
+  it("finds a short chapter's running head, on one page only, in the slot of the heads confirmed on others", () => {
+    const body = (n: number): TextRun[] => [run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300)];
+    const head = (n: number) => (n < 3 ? "CHAPTER 1. ARCHITECTURE" : n < 8 ? "CHAPTER 2. THE WRITE PATH" : "CHAPTER 3. COMPACTION");
+    const pages = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) =>
+      page(n, n === 1 || n === 3 || n === 8 ? [run(`Chapter ${n}`, 80, 150, { fontSize: 20, bold: true }), ...body(n)] : [run(head(n), 80, 100, { italic: true }), run(String(n), 510, 100), ...body(n)]),
+    );
+    const laid = finishDocument(pages);
+    const heads = laid.filter((l) => l.block.text.startsWith("CHAPTER")).map((l) => [l.page, l.block.kind]);
+    expect(heads).toEqual([2, 4, 5, 6, 7, 9].map((n) => [n, "header"]));
+    // Body text lower on the page, in the body size, stays text however often it repeats.
+    expect(laid.filter((l) => l.block.text.startsWith("Body")).every((l) => l.block.kind === "text")).toBe(true);
+  });
+
   it("does not take a table of contents' entries for headings", () => {
     const leader = " . . . . . . . . . . . . . . . .";
     const p = page(1, [

@@ -156,6 +156,18 @@ describe("buildLines: tables of contents", () => {
     expect(buildLines(plain).map((l) => l.text)).toEqual(["1", "Chapter number 1 overview", "2", "Chapter number 2 overview", "3", "Chapter number 3 overview", "4", "Chapter number 4 overview"]);
   });
 
+  it("keeps section numbers on their entries when each leader dot is a run of its own (TeX)", () => {
+    const runs = [];
+    ["1.1", "1.2", "1.3"].forEach((no, k) => {
+      const top = 100 + 14 * k;
+      runs.push(run(no, 60, top, { x1: 75 }), run(`Overview part ${k + 1}`, 90, top, { x1: 160 }));
+      for (let x = 170; x < 380; x += 8) runs.push(run(".", x, top, { x1: x + 2 }));
+      runs.push(run("2", 395, top, { x1: 400 }));
+    });
+    const lines = buildLines(runs).map((l) => l.text.replace(/(?: \.)+/g, " …"));
+    expect(lines).toEqual(["1.1 Overview part 1 … 2", "1.2 Overview part 2 … 2", "1.3 Overview part 3 … 2"]);
+  });
+
   it("still cuts a column gutter after a line ending in an ellipsis", () => {
     const runs = [];
     const left = ["the quick brown fox jumps over the lazy dog and", "then some more words of prose to fill this line", "again we continue with the left column text so", "it goes on and on, and so on and so forth..."];

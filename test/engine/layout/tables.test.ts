@@ -48,6 +48,20 @@ describe("findTables", () => {
     const { tables } = findTables(segments, [merged], page);
     expect(tables[0]!.cells.map((c) => c.text)).toEqual(["Left", "Right"]);
   });
+
+  it("does not cut a word in a cell spanning a column edge (a multicolumn header)", () => {
+    // Header row: one cell over columns 2-3 (its rule under it only), its word across x = 150.
+    const segments = [h(100, 50, 250), h(120, 50, 250), h(140, 50, 250), v(50, 100, 140), v(100, 100, 140), v(150, 120, 140), v(250, 100, 140)];
+    const word = { ...run("LongQA", 130, 105), x1: 170 };
+    const { tables } = findTables(segments, [word, run("R@10", 105, 125), run("MRR", 155, 125), run("Model", 55, 125)], page);
+    expect(tables[0]!.cells.map((c) => [c.row, c.col, c.colSpan, c.text])).toEqual([
+      [1, 1, 1, ""],
+      [1, 2, 2, "LongQA"],
+      [2, 1, 1, "Model"],
+      [2, 2, 1, "R@10"],
+      [2, 3, 1, "MRR"],
+    ]);
+  });
 });
 
 describe("findTables: rows and columns nobody ruled", () => {
