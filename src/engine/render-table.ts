@@ -17,8 +17,29 @@ function rowsOf(table: DraftTable): DraftTableCell[][] {
   return rows;
 }
 
+/**
+ * How many rows the header takes: `headerRows` (one when unset), grown over the rows a
+ * header cell spans down into (`Region` beside `Q1 | Q2` over `Units | Revenue`): a
+ * `rowspan` cannot cross from `<thead>` into `<tbody>`, and a renderer cut there would set
+ * every cell of the second header row one column off.
+ */
+export function headerDepth(table: DraftTable): number {
+  let header = Math.min(table.rows, Math.max(0, table.headerRows ?? 1));
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const c of table.cells) {
+      const last = c.row - 1 + (c.rowSpan ?? 1);
+      if (c.row <= header && last > header && last < table.rows) {
+        header = last;
+        grown = true;
+      }
+    }
+  }
+  return header;
+}
+
 export function tableToHtml(table: DraftTable): string {
-  const header = Math.min(table.rows, Math.max(0, table.headerRows ?? 1));
+  const header = headerDepth(table);
   const parts: string[] = ["<table>"];
   rowsOf(table).forEach((row, r) => {
     if (r === 0 && header > 0) parts.push("<thead>");
@@ -44,10 +65,17 @@ export function tableToMarkdown(table: DraftTable): string {
     const row = grid[c.row - 1];
     if (row && c.col >= 1 && c.col <= table.cols) row[c.col - 1] = c.text.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim();
   }
-  const header = Math.max(0, table.headerRows ?? 1);
-  // GFM needs a header row: an empty one when the table has none.
-  const head = header > 0 && grid.length > 0 ? grid[0]! : new Array<string>(table.cols).fill("");
-  const body = header > 0 ? grid.slice(1) : grid;
+  const header = headerDepth(table);
+  // GFM needs a header row: an empty one when the table has none; header rows stacked
+  // (a group over its columns) read down each column into one.
+  const head = Array.from({ length: table.cols }, (_, c) =>
+    grid
+      .slice(0, header)
+      .map((row) => row[c]!)
+      .filter(Boolean)
+      .join(" "),
+  );
+  const body = grid.slice(header);
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
   return [line(head), line(head.map(() => "---")), ...body.map(line)].join("\n");
 }

@@ -24,6 +24,29 @@ describe("tableToHtml", () => {
     );
   });
 
+  it("grows the header over the rows a header cell spans down into, in HTML and in a pipe table", () => {
+    const grouped: DraftTable = {
+      rows: 3,
+      cols: 3,
+      cells: [
+        { row: 1, col: 1, text: "Region", rowSpan: 2 },
+        { row: 1, col: 2, text: "Q1", colSpan: 2 },
+        { row: 2, col: 2, text: "Units" },
+        { row: 2, col: 3, text: "Revenue" },
+        { row: 3, col: 1, text: "North" },
+        { row: 3, col: 2, text: "12" },
+        { row: 3, col: 3, text: "340" },
+      ],
+    };
+    expect(tableToHtml(grouped)).toBe(
+      '<table><thead><tr><th rowspan="2">Region</th><th colspan="2">Q1</th></tr><tr><th>Units</th><th>Revenue</th></tr></thead><tbody><tr><td>North</td><td>12</td><td>340</td></tr></tbody></table>',
+    );
+    expect(tableToMarkdown(grouped)).toBe("| Region | Q1 Units | Revenue |\n| --- | --- | --- |\n| North | 12 | 340 |");
+    // A first column spanning the whole table is no header over it.
+    const side: DraftTable = { rows: 2, cols: 2, cells: [{ row: 1, col: 1, text: "All", rowSpan: 2 }, { row: 1, col: 2, text: "a" }, { row: 2, col: 2, text: "b" }] };
+    expect(tableToHtml(side)).toBe('<table><thead><tr><th rowspan="2">All</th><th>a</th></tr></thead><tbody><tr><td>b</td></tr></tbody></table>');
+  });
+
   it("writes no thead for a table without header rows", () => {
     expect(tableToHtml({ rows: 1, cols: 1, headerRows: 0, cells: [{ row: 1, col: 1, text: "x" }] })).toBe("<table><tbody><tr><td>x</td></tr></tbody></table>");
   });

@@ -1,5 +1,6 @@
 import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js";
 import { isCaption } from "./captions.js";
+import { labelEnd } from "./lines.js";
 import { isCjk, overlap, type Block, type Line } from "./types.js";
 
 /** A list marker at the start of a line: bullets, `1.`, `1)`, `(a)`, `iv.`, `①`, `一、`. */
@@ -176,6 +177,13 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
     const runsOn = b.lines.length === 1 && !FULL_STOP.test(last.text.trimEnd()) && columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - 2 * fs;
     return !runsOn;
   }
+  // A form's rows (`Label:⇥value`, the values at one tab stop) are a paragraph each.
+  const value = (l: Line): number | undefined => {
+    const at = labelEnd(l.runs);
+    return at > 0 && l.runs[at]!.x0 - l.runs[at - 1]!.x1 >= 1.5 * l.fontSize ? l.runs[at]!.x0 : undefined;
+  };
+  const tab = value(last);
+  if (tab !== undefined && Math.abs((value(line) ?? Infinity) - tab) <= 2) return true;
   // Back at the first line's start under a hanging indent: the next entry.
   const second = b.lines[1];
   if (second && startOf(second, rtl) - startOf(first, rtl) > 0.8 * fs && start - startOf(first, rtl) < 0.3 * fs) return true;

@@ -42,6 +42,8 @@ const PAGE_NUMBER =
   /^(?:(?:page|p\.|seite|página)\s*)?[-–—]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-–—]?(?:\s*(?:of|\/|von|de)\s*\d{1,4})?$|^第\s*\d{1,4}\s*页(?:\s*[,，/]?\s*共\s*\d{1,4}\s*页)?$|^\d{1,4}\s*\/\s*\d{1,4}$/i;
 const NUMBERED_HEADING = /^(?:\d+(?:\.\d+)*\.?\s+\S|第[一二三四五六七八九十百千\d]+[章节部分篇条]|[一二三四五六七八九十]+、|(?:chapter|section|part|appendix)\s+[\dA-Z]+)/i;
 const TERMINAL = /[.!?。！？:：;；؟؛۔"”’)）\]]$/;
+/** Text wrapped in quotation marks, a full stop or the like after it. */
+const QUOTED = /^["\u201c\u201e\u00ab].*["\u201d\u00bb][.!?]?$/su;
 const normalise = (s: string): string => s.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ").trim();
 const outlineKey = (s: string): string => s.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "");
 
@@ -255,6 +257,8 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
       // A heading says something: not a bare number, not a table-of-contents line.
       if (!/[\p{L}]/u.test(text) || DOT_LEADER.test(text)) continue;
       if (/[,;，；、]$/.test(text)) continue;
+      // A quotation set large (a pull quote) is the article's text, not its heading.
+      if (QUOTED.test(text)) continue;
       const larger = body > 0 && b.fontSize >= body * 1.12;
       const boldShort = b.bold && text.length <= (cjk ? 40 : 100) && !/[.。]$/.test(text);
       const numbered = NUMBERED_HEADING.test(text) && (b.bold || larger);
@@ -266,10 +270,26 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
     const [sb, bb] = b.split("|").map(Number) as [number, number];
     return sb - sa || bb - ba;
   });
+  // Outline headings' styles, ranked like `styles`, with their levels.
+  const rank = (key: string): [number, number] => key.split("|").map(Number) as [number, number];
+  const above = (a: string, b: string): boolean => {
+    const [sa, ba] = rank(a);
+    const [sb, bb] = rank(b);
+    return sa > sb || (sa === sb && ba > bb);
+  };
   for (const b of candidates) {
     b.kind = "title";
-    // A heading the outline does not list takes the level of outline headings styled alike.
-    b.headingLevel = Math.min(styleLevel.get(styleKey(b)) ?? styles.indexOf(styleKey(b)) + 1, 9);
+    const key = styleKey(b);
+    // A heading the outline does not list takes the level of outline headings styled
+    // alike, else the level under the deepest outline heading styled above it (a bold
+    // label in a bookmarked report is no chapter), else its style's rank.
+    let level = styleLevel.get(key);
+    if (level === undefined) {
+      let under = 0;
+      for (const [k, l] of styleLevel) if (above(k, key)) under = Math.max(under, l);
+      level = under > 0 ? under + 1 : styles.indexOf(key) + 1;
+    }
+    b.headingLevel = Math.min(level, 9);
   }
 }
 

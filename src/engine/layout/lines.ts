@@ -70,6 +70,7 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
     const cuts: number[] = [];
     const weak: Gap[] = [];
     rw.gaps.forEach((g, i) => {
+      if (labelledValue(rows, k, g.at)) return;
       if (gutters.has(g)) {
         cuts.push(g.at);
         return;
@@ -262,6 +263,42 @@ function tocNumber(rows: readonly Row[], k: number, at: number): boolean {
     if (j !== k && last > 0 && Math.abs(other[last]!.x1 - right) <= 1.5 && leaderToNumber(other, last)) return true;
   }
   return false;
+}
+
+/** How far a form's label reaches: a few words ending in a colon. */
+const LABEL = /^[^:：]{1,48}[:：]$/;
+
+/** Where the label of a `Label:  value` row ends: the index of the value's first run. */
+export function labelEnd(runs: readonly TextRun[]): number {
+  let text = "";
+  for (let i = 0; i < runs.length - 1 && i < 8; i++) {
+    text += (i > 0 ? " " : "") + runs[i]!.text.trim();
+    if (text.length > 48) return -1;
+    if (/[:：]$/.test(text)) return LABEL.test(text) && text.split(/\s+/).length <= 6 ? i + 1 : -1;
+  }
+  return -1;
+}
+
+/**
+ * Whether the gap before run `at` of row `k` parts a form's label from its value
+ * (`Company name:⇥Blue Harbour Ltd`): the row's label ends there in a colon, and two
+ * rows nearby or more have labels at its place and values at the same tab stop. The
+ * labels and the values line up down the page like two columns, but each row is read
+ * as one line, the value after its label.
+ */
+function labelledValue(rows: readonly Row[], k: number, at: number): boolean {
+  const runs = rows[k]!.runs;
+  if (labelEnd(runs) !== at) return false;
+  const x = runs[at]!.x0;
+  const left = runs[0]!.x0;
+  let alike = 0;
+  for (let j = Math.max(0, k - 8); j <= Math.min(rows.length - 1, k + 8) && alike < 2; j++) {
+    if (j === k) continue;
+    const other = rows[j]!.runs;
+    const end = labelEnd(other);
+    if (end > 0 && Math.abs(other[end]!.x0 - x) <= 2 && Math.abs(other[0]!.x0 - left) <= 2) alike++;
+  }
+  return alike >= 2;
 }
 
 /**
@@ -457,7 +494,12 @@ export function makeLine(runs: TextRun[]): Line {
   for (const [size, n] of sizes) if (n > best || (n === best && size > fontSize)) [fontSize, best] = [size, n];
   // Bold by majority: a heading mixing a bold Latin font with a regular CJK fallback is
   // still a bold heading, while a paragraph with a bold lead-in phrase is not.
-  const bold = chars > 0 && boldChars / chars >= 0.6;
+  // A bold label and its value in regular type (`Registration number: 09876543`) is not.
+  let bold = chars > 0 && boldChars / chars >= 0.6;
+  if (bold && !runs[runs.length - 1]!.bold) {
+    const label = runs.findIndex((r) => !r.bold);
+    if (label > 0 && /[:：]\s*$/.test(runs[label - 1]!.text) && runs.slice(label).every((r) => !r.bold)) bold = false;
+  }
   return { runs, text, x0, y0, x1, y1, fontSize, bold, mono, mathShare: chars ? mathChars / chars : 0 };
 }
 

@@ -41,6 +41,23 @@ describe("buildBlocks", () => {
     expect(paras.map((b) => b.text)).toEqual(["A full line of prose that ends the paragraph right at the edge.", "Indented start of the next paragraph", "Dear Sir,", "I write to you about the order that reached us broken and late. full reference line to set the column's right edge for the rest"]);
   });
 
+  it("reads a form's rows as label and value, each row a paragraph of its own, the label no heading", () => {
+    const form = [
+      ["Company name:", "Blue Harbour Logistics Ltd"],
+      ["Registration number:", "09876543"],
+      ["Date of incorporation:", "03/06/2015"],
+    ].flatMap(([label, value], k) => [run(label!, 50, 100 + 13 * k, { bold: true }), run(value!, 190, 100 + 13 * k)]);
+    const blocks = blocksOf(form);
+    expect(blocks.map((b) => [b.text, b.bold])).toEqual([
+      ["Company name: Blue Harbour Logistics Ltd", false],
+      ["Registration number: 09876543", false],
+      ["Date of incorporation: 03/06/2015", false],
+    ]);
+    // Two columns of prose, the left one's lines ending in colons, are still cut at their gutter.
+    const prose = ["the results of the first trial were as follows:", "our second trial showed much the same picture:", "and the third one, run in spring, gave this:"].flatMap((t, k) => [run(t, 50, 100 + 13 * k, { x1: 280 }), run(`right column line ${k}`, 300, 100 + 13 * k)]);
+    expect(buildLines(prose).map((l) => l.text)).toHaveLength(6);
+  });
+
   it("ends a table of contents' entry at its page number", () => {
     const blocks = blocksOf([run("1.1 Who this policy applies to . . . . . . . . . 2", 10, 100), run("1.2 Definitions . . . . . . . . . . . . . . . . . . 2", 10, 112), run("2 Access Control . . . . . . . . . . . . . . . . 3", 10, 124)]);
     expect(blocks.map((b) => b.text)).toHaveLength(3);

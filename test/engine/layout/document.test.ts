@@ -43,6 +43,35 @@ describe("finishDocument", () => {
     ]);
   });
 
+  it("ranks a bold label the outline does not list under the outline's headings styled above it", () => {
+    const p = page(1, [
+      run("1 Supplier Registration", 50, 50, { fontSize: 16, bold: true }),
+      run("1.1 Company details", 50, 90, { fontSize: 13, bold: true }),
+      run("some body text that is long enough to be the body size of the page", 50, 120),
+      run("Please note", 50, 150, { bold: true }),
+      run("more body text that is long enough to count for the statistics", 50, 170),
+      run("1.2 Contact", 50, 200, { fontSize: 13, bold: true }),
+    ]);
+    const laid = finishDocument([p], [{ title: "1 Supplier Registration", depth: 0 }, { title: "1.1 Company details", depth: 1 }, { title: "1.2 Contact", depth: 1 }]);
+    expect(laid.filter((l) => l.block.kind === "title").map((l) => [l.block.text, l.block.headingLevel])).toEqual([
+      ["1 Supplier Registration", 1],
+      ["1.1 Company details", 2],
+      ["Please note", 3],
+      ["1.2 Contact", 2],
+    ]);
+  });
+
+  it("does not take a pull quote set large for a heading", () => {
+    const p = page(1, [
+      run("The vote", 50, 50, { fontSize: 16, bold: true }),
+      run("The council voted seven to two on Tuesday night to approve the park.", 50, 90),
+      run("“This is the biggest investment in public space in forty years.”", 50, 120, { fontSize: 16 }),
+      run("Supporters said the park would give residents a place to walk and play.", 50, 160),
+    ]);
+    const laid = finishDocument([p]);
+    expect(laid.map((l) => l.block.kind)).toEqual(["title", "text", "text", "text"]);
+  });
+
   it("links a sentence cut by a page break, not a finished one", () => {
     const laid = finishDocument([page(1, [run("this sentence goes on", 50, 700)]), page(2, [run("and ends here.", 50, 60), run("New sentence.", 50, 100)]), page(3, [run("Fresh start.", 50, 60)])]);
     expect(laid.map((l) => l.continuationOf)).toEqual([undefined, 0, undefined, undefined]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildLines } from "../../../src/engine/layout/index.js";
+import { buildLines, type TextRun } from "../../../src/engine/layout/index.js";
 import { run } from "./support.js";
 
 describe("buildLines", () => {
@@ -157,7 +157,7 @@ describe("buildLines: tables of contents", () => {
   });
 
   it("keeps section numbers on their entries when each leader dot is a run of its own (TeX)", () => {
-    const runs = [];
+    const runs: TextRun[] = [];
     ["1.1", "1.2", "1.3"].forEach((no, k) => {
       const top = 100 + 14 * k;
       runs.push(run(no, 60, top, { x1: 75 }), run(`Overview part ${k + 1}`, 90, top, { x1: 160 }));
