@@ -5,7 +5,7 @@ import { isCjk, overlap, type Block, type Line } from "./types.js";
 
 /** A list marker at the start of a line: bullets, `1.`, `1)`, `(a)`, `iv.`, `①`, `一、`. */
 export const LIST_MARKER =
-  /^(?:[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7]\s*|[-\u2013\u2014*]\s+|\(?\d{1,3}[.)]\s+|\(\d{1,3}\)\s*|\(?[a-zA-Z]\)\s+|\([a-zA-Z]\)\s*|\(?[ivxIVX]{1,4}[.)]\s+|[\u2460-\u2473]\s*|\d{1,3}\u3001|[一二三四五六七八九十]+\u3001)/;
+  /^(?:[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7]\s*|[-\u2013\u2014*]\s+|\(?\d{1,3}[.)]\s+|\d{1,3}(?:\.\d{1,3}){1,3}\.\s+|\(\d{1,3}\)\s*|\(?[a-zA-Z]\)\s+|\([a-zA-Z]\)\s*|\(?[ivxIVX]{1,4}[.)]\s+|[\u2460-\u2473]\s*|\d{1,3}\u3001|[一二三四五六七八九十]+\u3001)/;
 
 // Arabic question mark, full stop and semicolon end sentences too.
 const SENTENCE_END = /[.!?。！？:：;；"”’)）\u061f\u06d4\u061b]$/;
@@ -38,7 +38,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   // Direction votes per block, kept only on a page with right-to-left text: other pages
   // never count a letter.
   const votes = sorted.some((l) => hasRtl(l.text)) ? new Map<Block, DirectionVotes>() : undefined;
-  const numbered = bareNumberItems(sorted);
+  const numbered = sequenceItems(sorted);
   // Whether another line stands between `last` and line `k` under block `b` — over it, or
   // short and within 3 em of it (the `or` between two commands, set further left): a
   // listing does not go on across it. The other column's prose beside it does not count.
@@ -120,20 +120,26 @@ const TOC_ENTRY_END = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})\s*(?:\d{
 
 /**
  * Lines that are items of a list numbered without punctuation (`1  Closed the
- * warehouse`): a number alone, then, a tab away (0.8–4 font sizes), words; and an item
- * numbered one more or one less within ten lines' height, its number and text set at the
- * same places. A line of prose that happens to start with a figure has no such
+ * warehouse`: a number alone, then, a tab away (0.8–4 font sizes), words) or lettered
+ * (`a. Clear the ground`, `B. Beta option`), with an item numbered or lettered one more
+ * or one less within ten lines' height, its marker and text set at the same places. A
+ * line of prose that happens to start with a figure or an initial (`A. Smith`) has no such
  * neighbour; headings and a table of contents' chapter lines (bold, or with dot leaders on
  * them or between them) are not items, nor the numbered lines of a listing (monospace).
  */
-function bareNumberItems(lines: readonly Line[]): Set<Line> {
+function sequenceItems(lines: readonly Line[]): Set<Line> {
   const items = new Set<Line>();
-  const found: { line: Line; n: number; at: number }[] = [];
+  const found: { line: Line; n: number; letter: boolean; text?: number; at: number }[] = [];
   lines.forEach((line, at) => {
+    if (line.bold || line.mono) return;
     const [num, words] = line.runs;
-    if (!num || !words || line.bold || line.mono || !BARE_NUMBER.test(num.text.trim()) || !/^\p{L}/u.test(words.text)) return;
-    const gap = words.x0 - num.x1;
-    if (gap >= 0.8 * line.fontSize && gap <= 4 * line.fontSize) found.push({ line, n: Number(num.text.trim()), at });
+    if (num && words && BARE_NUMBER.test(num.text.trim()) && /^\p{L}/u.test(words.text)) {
+      const gap = words.x0 - num.x1;
+      if (gap >= 0.8 * line.fontSize && gap <= 4 * line.fontSize) found.push({ line, n: Number(num.text.trim()), letter: false, text: words.x0, at });
+      return;
+    }
+    const m = LETTER_ITEM.exec(line.text);
+    if (m && num) found.push({ line, n: m[1]!.charCodeAt(0), letter: true, ...(num.text.trim() === `${m[1]}.` && words ? { text: words.x0 } : {}), at });
   });
   if (found.length < 2) return items;
   for (let i = 0; i < found.length; i++) {
@@ -141,11 +147,13 @@ function bareNumberItems(lines: readonly Line[]): Set<Line> {
     for (let j = i + 1; j < found.length; j++) {
       const b = found[j]!;
       if (b.line.y0 - a.line.y1 > 10 * a.line.fontSize) break;
+      if (a.letter !== b.letter || Math.abs(b.n - a.n) !== 1) continue;
       const [na, nb] = [a.line.runs[0]!, b.line.runs[0]!];
-      const sameMarks = Math.abs(na.x0 - nb.x0) <= 1 || Math.abs(na.x1 - nb.x1) <= 1;
+      const sameMarks = Math.abs(na.x0 - nb.x0) <= 1 || (na.text.length <= 3 && nb.text.length <= 3 && Math.abs(na.x1 - nb.x1) <= 1);
+      const sameText = a.text === undefined || b.text === undefined || Math.abs(a.text - b.text) <= 1;
       // A table of contents' chapters: dot leaders on the lines with them or between.
       const leaders = () => lines.slice(a.at, b.at + 2).some((l) => TOC_LEADER.test(l.text));
-      if (Math.abs(b.n - a.n) === 1 && sameMarks && Math.abs(a.line.runs[1]!.x0 - b.line.runs[1]!.x0) <= 1 && !leaders()) {
+      if (sameMarks && sameText && !leaders()) {
         items.add(a.line);
         items.add(b.line);
       }
@@ -153,6 +161,9 @@ function bareNumberItems(lines: readonly Line[]): Set<Line> {
   }
   return items;
 }
+
+/** A line opening with a letter and a full stop (`a. Clear the ground`), as lettered lists do. */
+const LETTER_ITEM = /^([a-zA-Z])\.\s+(?=[\p{L}\p{N}"“(])/u;
 
 /** Where a box's lines start and end along the reading direction: x, negated for right-to-left text. */
 const startOf = (r: { x0: number; x1: number }, rtl: boolean): number => (rtl ? -r.x1 : r.x0);
@@ -167,8 +178,14 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
   const last = b.lines[b.lines.length - 1]!;
   const fs = line.fontSize;
   const start = startOf(line, rtl);
-  // List items continue with a hanging indent: anything after the marker belongs.
-  if (b.kind === "list") return start < startOf(first, rtl) - 0.5 * fs;
+  // List items continue with a hanging indent: anything after the marker belongs, but
+  // for a line back at the marker under an item whose text stands a tab in (a paragraph
+  // after the list, the marker set at the margin).
+  if (b.kind === "list") {
+    const [marker, words] = first.runs;
+    const tabbed = !rtl && marker && words && words.x0 - marker.x1 >= 0.8 * fs && LIST_MARKER.exec(`${marker.text.trim()} `)?.[0].trimEnd() === marker.text.trim();
+    return start < startOf(first, rtl) - 0.5 * fs || (tabbed === true && start < words.x0 - fs);
+  }
   // A table of contents' entry ends at its page number: the next line is the next entry.
   if (TOC_ENTRY_END.test(last.text.trimEnd())) return true;
   // First-line indent of a new paragraph, unless the block is one full line whose
@@ -269,6 +286,27 @@ export function finishBlock(b: Block): void {
   b.fontSize = fontSize;
   b.bold = bold;
   b.mono = mono;
+  const first = b.lines[0];
+  if (first && !mono) {
+    const x = textAfterMarker(first);
+    if (x !== undefined) b.textX = x;
+  }
+}
+
+/**
+ * Where a list item's words start, after its marker: its own run's start when the marker
+ * stands alone (set a tab before the text), else the marker's share of its run.
+ */
+function textAfterMarker(line: Line): number | undefined {
+  const m = LIST_MARKER.exec(line.text);
+  const run = line.runs[0];
+  if (!m || !run) return undefined;
+  const marker = m[0].trim();
+  if (run.text.trim() === marker) return line.runs[1]?.x0;
+  const at = run.text.indexOf(marker) + m[0].length;
+  const chars = run.chars;
+  if (chars && chars.length === run.text.length && chars[at]) return chars[at]!.x0;
+  return run.x0 + ((run.x1 - run.x0) * at) / Math.max(1, run.text.length);
 }
 
 /** A word of prose: letters and figures (`HTTP/1.1`, `99.9%`), punctuation only around it. */

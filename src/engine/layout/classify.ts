@@ -146,12 +146,36 @@ export function assignListLevels(blocks: readonly Block[]): void {
     const levels = distinct(items.map(start), 0.6 * em);
     for (const b of items) b.listLevel = Math.max(0, levels.findIndex((x) => Math.abs(x - start(b)) <= 0.6 * em));
   };
-  level(
-    lists.filter((b) => !rtl.includes(b)),
-    (b) => b.x0,
-  );
+  // Nesting shows where an item's words start: markers may be set at the margin for
+  // every level (Word's legal numbering), or right-aligned (`I.`, `II.` in a browser).
+  // Each list ranks its own levels: another list on the page, set further in, does not
+  // push this one's down.
+  for (const list of listsOf(blocks, new Set(rtl))) level(list, (b) => b.textX ?? b.x0);
   level(rtl, (b) => -b.x1);
   nestAcrossDirections(blocks, new Set(rtl), em);
+}
+
+/**
+ * A page's left-to-right lists, in the order of `blocks` (reading order once the page is
+ * laid out): items one after another, with what is set in under them (an item's second
+ * paragraph, a note) between; a block back at the list's margin ends it.
+ */
+function listsOf(blocks: readonly Block[], rtl: ReadonlySet<Block>): Block[][] {
+  const lists: Block[][] = [];
+  let current: Block[] = [];
+  let margin = Infinity;
+  for (const b of blocks) {
+    if (b.kind === "list" && !rtl.has(b)) {
+      current.push(b);
+      margin = Math.min(margin, b.x0);
+    } else if (current.length && (rtl.has(b) || b.x0 <= margin + 0.5 * b.fontSize || b.kind === "header" || b.kind === "footer" || b.kind === "page-number")) {
+      lists.push(current);
+      current = [];
+      margin = Infinity;
+    }
+  }
+  if (current.length) lists.push(current);
+  return lists;
 }
 
 /**

@@ -71,13 +71,14 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
     const weak: Gap[] = [];
     rw.gaps.forEach((g, i) => {
       if (labelledValue(rows, k, g.at)) return;
+      if (g.em < MARKER_TAB_EM && hangsFromMarker(rw.runs, g.at, cuts) && (g.em < gutterEm || markerColumn(rows, k, rw.runs[g.at - 1]!))) return;
+      if (g.at === 1 && g.em < 4 && countsOn(rows, k)) return;
       if (gutters.has(g)) {
         cuts.push(g.at);
         return;
       }
       if (tocNumber(rows, k, g.at)) return;
       if (!g.candidate) return;
-      if (g.em < gutterEm && hangsFromMarker(rw.runs, g.at, cuts)) return;
       if (g.em >= gutterEm) {
         cuts.push(g.at);
         return;
@@ -309,9 +310,58 @@ function labelledValue(rows: readonly Row[], k: number, at: number): boolean {
  */
 function hangsFromMarker(runs: readonly TextRun[], at: number, cuts: readonly number[]): boolean {
   if (at !== 1 && !cuts.includes(at - 1)) return false;
-  const marker = runs[at - 1]!.text.trim();
-  if (marker.length > 5 || LIST_MARKER.exec(`${marker} `)?.[0].trimEnd() !== marker) return false;
-  return /^[\p{L}"“‘'(]/u.test(runs[at]!.text);
+  return isMarker(runs[at - 1]!) && /^[\p{L}"“‘'(]/u.test(runs[at]!.text);
+}
+
+/** A note's or item's number alone: `1`, `12`. */
+const BARE_NUMBER = /^\d{1,3}$/;
+
+/** The number opening row `k`, a tab before four words or more (a footnote, an item). */
+function rowNumber(rows: readonly Row[], k: number): number | undefined {
+  const [num, words] = rows[k]!.runs;
+  if (!num || !words || !BARE_NUMBER.test(num.text.trim()) || !/^\p{L}/u.test(words.text)) return undefined;
+  let text = "";
+  for (let i = 1; i < rows[k]!.runs.length && text.length < 40; i++) text += ` ${rows[k]!.runs[i]!.text}`;
+  return text.trim().split(/\s+/).length >= 4 ? Number(num.text.trim()) : undefined;
+}
+
+/**
+ * Whether row `k` is one of notes or items numbered in a stack (`1⇥Information assets
+ * include…`, `2⇥See also…`, LibreOffice's footnotes): a row nearby opens with the number
+ * one more or one less, at the same place. The numbers line up like a column, but each
+ * note reads as one line from its number.
+ */
+function countsOn(rows: readonly Row[], k: number): boolean {
+  const n = rowNumber(rows, k);
+  if (n === undefined) return false;
+  const x = rows[k]!.runs[0]!.x0;
+  for (let j = Math.max(0, k - 4); j <= Math.min(rows.length - 1, k + 4); j++) {
+    if (j === k || Math.abs(rows[j]!.runs[0]!.x0 - x) > 1.5) continue;
+    const m = rowNumber(rows, j);
+    if (m !== undefined && Math.abs(m - n) === 1) return true;
+  }
+  return false;
+}
+
+/** Widest tab after a list marker: Word's multilevel lists set the text up to ~7 em in. */
+const MARKER_TAB_EM = 8;
+
+/** A run that is a list marker and nothing else (`•`, `1.`, `1.2.1.`, `(a)`, `a.`). */
+function isMarker(run: TextRun): boolean {
+  const marker = run.text.trim();
+  return marker.length <= 8 && (LIST_MARKER.exec(`${marker} `)?.[0].trimEnd() === marker || /^[a-zA-Z]\.$/.test(marker));
+}
+
+/**
+ * Whether another row nearby starts with a marker at the same place: markers set at the
+ * margin, each level's text a wider tab in (Word's legal numbering `1.`, `1.1.`, `1.2.1.`).
+ */
+function markerColumn(rows: readonly Row[], k: number, marker: TextRun): boolean {
+  for (let j = Math.max(0, k - 6); j <= Math.min(rows.length - 1, k + 6); j++) {
+    const first = rows[j]!.runs[0];
+    if (j !== k && first && rows[j]!.runs.length > 1 && Math.abs(first.x0 - marker.x0) <= 2 && isMarker(first)) return true;
+  }
+  return false;
 }
 
 interface Gap {

@@ -87,6 +87,8 @@ export interface Block extends Rect {
   headingLevel?: number;
   /** List item: 0-based level. */
   listLevel?: number;
+  /** List item: where its words start, after the marker (levels nest by it). */
+  textX?: number;
   /** Table / image payload for non-text blocks. */
   table?: GridTable;
   image?: PlacedImage;

@@ -131,6 +131,33 @@ describe("buildBlocks", () => {
     ]);
   });
 
+  it("reads a legal-numbered list with every marker at the margin: the text a tab in, levels by where the text starts", () => {
+    const item = (marker: string, text: string, textX: number, top: number) => [run(marker, 50, top, { x1: 50 + marker.length * 5 }), run(text, textX, top)];
+    const blocks = blocksOf([
+      ...item("1.", "The supplier shall:", 86, 100),
+      ...item("1.1.", "maintain an information security policy;", 110, 113),
+      ...item("1.2.", "notify the Company of any breach:", 110, 126),
+      ...item("1.2.1.", "within 24 hours of discovery;", 140, 139),
+      ...item("2.", "The Company may audit the supplier once a year.", 86, 152),
+      run("Obligations of the customer:", 50, 165),
+      ...item("a.", "Pay on time.", 86, 178),
+      ...item("b.", "Give notice of changes.", 86, 191),
+    ]);
+    expect(blocks.map((b) => [b.kind, b.text, b.listLevel])).toEqual([
+      ["list", "1. The supplier shall:", 0],
+      ["list", "1.1. maintain an information security policy;", 1],
+      ["list", "1.2. notify the Company of any breach:", 1],
+      ["list", "1.2.1. within 24 hours of discovery;", 2],
+      ["list", "2. The Company may audit the supplier once a year.", 0],
+      ["text", "Obligations of the customer:", undefined],
+      ["list", "a. Pay on time.", 0],
+      ["list", "b. Give notice of changes.", 0],
+    ]);
+    // An initial opening two lines of prose is no lettered list.
+    const prose = blocksOf([run("A. Smith wrote the first report on the site in the spring,", 10, 100), run("C. Jones the second one, a year later, after the floods.", 10, 112)]);
+    expect(prose.map((b) => b.kind)).toEqual(["text"]);
+  });
+
   it("makes items of a list numbered without punctuation, not of prose or headings that start with a figure", () => {
     // ReportLab's `bulletType="1"`: the number alone, the text 0.9 em on.
     const blocks = blocksOf([

@@ -129,6 +129,15 @@ describe("buildLines: table rows", () => {
   });
 });
 
+describe("buildLines: notes and items numbered in a stack", () => {
+  it("keeps a footnote's number on its line, the text a tab in; a column of figures beside short cells is still cut", () => {
+    const notes = [run("1", 50, 700, { x1: 55 }), run("Information assets include paper records and files.", 78, 700), run("2", 50, 713, { x1: 55 }), run("See also the Data Protection Policy, section 4.", 78, 713)];
+    expect(buildLines(notes).map((l) => l.text)).toEqual(["1 Information assets include paper records and files.", "2 See also the Data Protection Policy, section 4."]);
+    const cells = [run("1", 50, 100, { x1: 55 }), run("Widget", 78, 100), run("2", 50, 113, { x1: 55 }), run("Bracket", 78, 113), run("3", 50, 126, { x1: 55 }), run("Hinge", 78, 126)];
+    expect(buildLines(cells).map((l) => l.text)).toEqual(["1", "Widget", "2", "Bracket", "3", "Hinge"]);
+  });
+});
+
 describe("buildLines: tables of contents", () => {
   it("keeps each entry's page number on its line, with dot leaders or without", () => {
     const runs = [run("1 Getting started", 50, 100, { bold: true }), run("2", 395, 100, { x1: 400 })];
@@ -151,9 +160,10 @@ describe("buildLines: tables of contents", () => {
       runs.push(...chapter(n, top), run(`${n}.1 Section details`, 143, top + 14, { x1: 253 }), run(".........", 265, top + 14, { x1: 450 }), run("4", 455, top + 14, { x1: 461 }));
     }
     expect(buildLines(runs).map((l) => l.text).filter((t) => t.includes("Chapter"))).toEqual(["1 Chapter number 1 overview", "2 Chapter number 2 overview", "3 Chapter number 3 overview"]);
-    // The same rows with no leaders anywhere: a column of numbers beside a column of text.
-    const plain = [1, 2, 3, 4].flatMap((n) => chapter(n, 100 + 14 * n));
-    expect(buildLines(plain).map((l) => l.text)).toEqual(["1", "Chapter number 1 overview", "2", "Chapter number 2 overview", "3", "Chapter number 3 overview", "4", "Chapter number 4 overview"]);
+    // The same rows with no leaders anywhere: a column of numbers beside a column of text
+    // (numbers that do not count on one by one, as notes and items do).
+    const plain = [10, 20, 30, 40].flatMap((n) => chapter(n, 100 + 14 * (n / 10)));
+    expect(buildLines(plain).map((l) => l.text)).toEqual(["10", "Chapter number 10 overview", "20", "Chapter number 20 overview", "30", "Chapter number 30 overview", "40", "Chapter number 40 overview"]);
   });
 
   it("keeps section numbers on their entries when each leader dot is a run of its own (TeX)", () => {
