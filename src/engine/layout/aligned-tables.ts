@@ -1,6 +1,7 @@
 import { isCaption } from "./captions.js";
+import { buildLines } from "./lines.js";
 import { alignedTable } from "./tables.js";
-import { FIGURE, type GridTable, type Line, type TextRun } from "./types.js";
+import { FIGURE, type GridCell, type GridTable, type Line, type TextRun } from "./types.js";
 
 /** Tuning for {@link findAlignedTables}. */
 export interface AlignedTableOptions {
@@ -71,16 +72,31 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
     }
     // A run of multi-segment rows, close together, in type of about one size (a letterhead's
     // name and `INVOICE` over the address and invoice number rows are no table row).
+    // A cell wrapped onto more lines (an HTML table's description column) leaves lines
+    // alone in their rows, set tight under the cell's first line, at its place.
     let j = i;
-    while (j + 1 < rows.length && rows[j + 1]!.length >= 2 && gap(rows[j]!, rows[j + 1]!) <= 1.6 * rowSize(rows[j]!) && similarSize(rows[j]!, rows[j + 1]!)) j++;
+    let cells = rows[i]!;
+    for (;;) {
+      const next = rows[j + 1];
+      if (!next || !similarSize(rows[j]!, next)) break;
+      if (next.length >= 2 && gap(rows[j]!, next) <= 1.6 * rowSize(rows[j]!)) cells = next;
+      else if (!(next.length === 1 && gap(rows[j]!, next) <= 0.6 * rowSize(rows[j]!) && wrapsIn(cells, next[0]!))) break;
+      j++;
+    }
     const run = rows.slice(i, j + 1);
-    const head = i - 1 > taken ? rows[i - 1] : undefined;
+    // The row above may be the header; a header cell wrapped onto two lines or three
+    // (`Rate` / `limit`, the one-line cells beside it centred between) leaves a few rows
+    // set tight together.
+    let top = i - 1;
+    while (top - 1 > taken && i - top < 3 && gap(rows[top - 1]!, rows[top]!) <= 0.6 * rowSize(rows[top]!)) top--;
+    const head = i - 1 > taken ? rows.slice(top, i).flat() : undefined;
     i = j + 1;
     if (run.filter((r) => r.length >= minCols).length < minRows) continue;
     const segs = run.flat();
     // Columns of prose (a three-column newsletter) line up too: in most of their rows
     // every piece is a long run of words, where a table's rows have a short cell.
-    if (run.filter((r) => r.every(long)).length >= 0.6 * run.length) continue;
+    const full = run.filter((r) => r.length >= 2);
+    if (full.filter((r) => r.every(long)).length >= 0.6 * full.length) continue;
     const table = tableOf(segs);
     if (!table || table.cols < minCols) continue;
     const headed = head && withHeader(head, run, table);
@@ -88,6 +104,18 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
     taken = j;
   }
   return out;
+}
+
+/**
+ * Whether `line` can be a cell of `row` wrapped onto another line: it starts where one of
+ * the row's cells starts and ends before the next cell to the right (a paragraph under
+ * the table runs on across the columns), and is no caption.
+ */
+function wrapsIn(row: readonly Line[], line: Line): boolean {
+  const cell = row.find((c) => Math.abs(c.x0 - line.x0) <= line.fontSize);
+  if (!cell || isCaption(line.text)) return false;
+  const right = Math.min(...row.filter((c) => c.x0 > cell.x1).map((c) => c.x0));
+  return line.x1 < right - 0.5 * line.fontSize;
 }
 
 /**
@@ -106,8 +134,53 @@ function withHeader(head: readonly Line[], run: readonly Line[][], table: GridTa
   const past = lastCol.length > 0 && lastCol.every((c) => FIGURE.test(c.text.trim())) ? 3 : 1;
   if (head.some((l) => l.x0 < table.x0 - l.fontSize || l.x1 > table.x1 + past * l.fontSize || isCaption(l.text))) return undefined;
   const headed = tableOf([...head, ...run.flat()]);
-  if (!headed || headed.cols !== table.cols || headed.rows !== table.rows + 1) return undefined;
-  return headed.cells.filter((c) => c.row === 1 && c.text !== "").length >= 2 ? headed : undefined;
+  if (headed && headed.cols === table.cols && headed.rows === table.rows + 1) return headed.cells.filter((c) => c.row === 1 && c.text !== "").length >= 2 ? headed : undefined;
+  return headerCut(head, table);
+}
+
+/**
+ * The table with `head` as its first row, cut at the table's own column edges: a header
+ * whose cells stand closer than the table's gutters (`Method Description`), or wrap onto
+ * more lines. Every piece of the header must lie in one column, and two columns or more
+ * must get one; a line of prose over the table has pieces across its gutters.
+ */
+function headerCut(head: readonly Line[], table: GridTable): GridTable | undefined {
+  const edges: { x0: number; x1: number }[] = [];
+  for (const c of table.cells) {
+    if (c.colSpan !== 1) continue;
+    const e = (edges[c.col - 1] ??= { x0: c.x0, x1: c.x1 });
+    e.x0 = Math.min(e.x0, c.x0);
+    e.x1 = Math.max(e.x1, c.x1);
+  }
+  if (edges.length !== table.cols || edges.some((e) => e === undefined)) return undefined;
+  const texts = edges.map(() => [] as TextRun[]);
+  for (const run of head.flatMap((l) => l.runs)) {
+    const col = edges.findIndex((e, k) => run.x0 >= (k === 0 ? -Infinity : e.x0 - 0.5 * run.fontSize) && run.x1 <= (k === edges.length - 1 ? Infinity : edges[k + 1]!.x0 + 0.5 * run.fontSize));
+    if (col < 0) return undefined;
+    texts[col]!.push(run);
+  }
+  // Two labels or more, each a word or a figure; a line leading into the table (`Striped
+  // rows:`) is none.
+  const words = texts.map((t) => t.map((r) => r.text).join(" ").trim());
+  if (words.filter(Boolean).length < 2 || words.some((w) => w && !/[\p{L}\p{N}]/u.test(w)) || /[:：]$/.test(words.filter(Boolean).at(-1)!)) return undefined;
+  const y0 = Math.min(...head.map((l) => l.y0));
+  const y1 = Math.max(...head.map((l) => l.y1));
+  const first = table.cells.filter((c) => c.row === 1);
+  const below = Math.min(...first.map((c) => c.y0));
+  const cells: GridCell[] = texts.map((runs, k) => ({
+    row: 1,
+    col: k + 1,
+    rowSpan: 1,
+    colSpan: 1,
+    x0: edges[k]!.x0,
+    x1: edges[k]!.x1,
+    y0: Math.min(y0, below),
+    y1: below,
+    text: buildLines(runs, { splitGapEm: 1e9 })
+      .map((l) => l.text.trim())
+      .join(" "),
+  }));
+  return { ...table, y0: Math.min(table.y0, y0 - 1), rows: table.rows + 1, cells: [...cells, ...table.cells.map((c) => ({ ...c, row: c.row + 1 }))] };
 }
 
 /** Lines sharing a baseline band, top to bottom. */
@@ -167,7 +240,26 @@ function pageColumns(lines: readonly Line[]): PageColumn[] {
   const longs = lines.filter(long);
   if (longs.length < 6) return [];
   const rowOf = new Map<Line, Line[]>();
-  for (const row of rowsOf(lines)) for (const l of row) rowOf.set(l, row);
+  const rows = rowsOf(lines);
+  const indexOf = new Map<Line[], number>();
+  rows.forEach((row, i) => {
+    indexOf.set(row, i);
+    for (const l of row) rowOf.set(l, row);
+  });
+  // A line alone in its row may be a table cell wrapped onto more lines: tight under a
+  // row of several cells (or under such a line), at the place of one of them.
+  const wrapped = (l: Line): boolean => {
+    let line = l;
+    for (let i = indexOf.get(rowOf.get(l)!)! - 1; i >= 0; i--) {
+      const above = rows[i]!;
+      if (gap(above, [line]) > 0.6 * line.fontSize) return false;
+      const cell = above.find((a) => Math.abs(a.x0 - line.x0) <= line.fontSize);
+      if (!cell) return false;
+      if (above.length >= 2) return true;
+      line = cell;
+    }
+    return false;
+  };
   // Stacks of long lines of one measure: starting at one x, ending near one x (ragged
   // right text ends up to a long word short of its column's edge).
   const byX = [...longs].sort((a, b) => a.x0 - b.x0);
@@ -179,7 +271,7 @@ function pageColumns(lines: readonly Line[]): PageColumn[] {
       home.x1 = Math.max(home.x1, l.x1);
     } else stacks.push({ x0: l.x0, x1: l.x1, members: [l], stretches: [] });
   }
-  const columns = stacks.filter((c) => c.members.length >= 3 && c.members.some((m) => rowOf.get(m)!.every(long)));
+  const columns = stacks.filter((c) => c.members.length >= 3 && c.members.some((m) => rowOf.get(m)!.every(long) && !(rowOf.get(m)!.length === 1 && wrapped(m))));
   for (const c of columns) {
     const pad = c.members[0]!.fontSize;
     const crossing = lines.filter((l) => l.x0 < c.x1 && l.x1 > c.x0 && (l.x0 < c.x0 - pad || l.x1 > c.x1 + pad)).sort((a, b) => a.y0 - b.y0);

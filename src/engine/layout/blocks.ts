@@ -183,7 +183,8 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
   // after the list, the marker set at the margin).
   if (b.kind === "list") {
     const [marker, words] = first.runs;
-    const tabbed = !rtl && marker && words && words.x0 - marker.x1 >= 0.8 * fs && LIST_MARKER.exec(`${marker.text.trim()} `)?.[0].trimEnd() === marker.text.trim();
+    const mark = marker?.text.trim() ?? "";
+    const tabbed = !rtl && marker && words && words.x0 - marker.x1 >= 0.8 * fs && (BARE_NUMBER.test(mark) || LIST_MARKER.exec(`${mark} `)?.[0].trimEnd() === mark);
     return start < startOf(first, rtl) - 0.5 * fs || (tabbed === true && start < words.x0 - fs);
   }
   // A table of contents' entry ends at its page number: the next line is the next entry.

@@ -316,7 +316,7 @@ function linkCaptions(pages: readonly PageLayout[]): void {
 
 /** Whether `b` reads as the rest of a sentence that `a` left open. */
 function continuesText(a: Block, b: Block): boolean {
-  if (a.kind !== "text" || b.kind !== "text") return false;
+  if ((a.kind !== "text" && a.kind !== "list") || b.kind !== "text") return false;
   const end = a.text.trimEnd();
   const start = b.text.trimStart();
   if (!end || !start || TERMINAL.test(end)) return false;
@@ -356,20 +356,32 @@ const firstRow = (t: GridTable): string =>
     .join("\t");
 
 function markContinuations(pages: readonly PageLayout[], out: LaidElement[], indexOf: Map<Block, number>): void {
-  let prevLast: Block | undefined;
+  const body = bodySize(pages);
+  // Blocks some later block already goes on from (at a column break).
+  const continued = new Set<Block>();
+  let tails: Block[] = [];
+  let prevPage: PageLayout | undefined;
   for (const p of pages) {
     const flow = p.blocks.filter((b) => flowKinds.has(b.kind) && !FIGURE_CAPTION.test(b.text) && !TABLE_CAPTION.test(b.text));
-    const first = flow[0];
-    if (prevLast && first) {
-      const tableGoesOn =
-        prevLast.kind === "table" &&
-        first.kind === "table" &&
-        !captionedAnew(p, first) &&
-        prevLast.table?.cols === first.table?.cols &&
-        Math.abs(prevLast.x0 - first.x0) < 0.05 * p.width;
-      if (tableGoesOn || continuesText(prevLast, first)) out[indexOf.get(first)!]!.continuationOf = indexOf.get(prevLast)!;
-      // A table going on without its header repeated starts with a body row.
-      if (tableGoesOn && firstRow(first.table!) !== firstRow(prevLast.table!)) first.table!.headerRows = 0;
+    // Floats set at the top of the page (a full-width figure, a captioned table) come
+    // before the text that goes on from the last page.
+    const first = flow.find((b) => !(b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || (b.kind === "table" && captionedAnew(p, b))));
+    if (prevPage && first) {
+      for (const prevLast of tails) {
+        const tableGoesOn =
+          prevLast.kind === "table" &&
+          first.kind === "table" &&
+          !captionedAnew(p, first) &&
+          prevLast.table?.cols === first.table?.cols &&
+          Math.abs(prevLast.x0 - first.x0) < 0.05 * p.width;
+        // A listing cut at the page foot goes on at the next page's head, at its place.
+        const codeGoesOn = prevLast.kind === "code" && first.kind === "code" && prevLast.y1 >= 0.75 * prevPage.height && first.y0 <= 0.25 * p.height && Math.abs(prevLast.x0 - first.x0) < 2 * first.fontSize;
+        if (!tableGoesOn && !codeGoesOn && !continuesText(prevLast, first)) continue;
+        out[indexOf.get(first)!]!.continuationOf = indexOf.get(prevLast)!;
+        // A table going on without its header repeated starts with a body row.
+        if (tableGoesOn && firstRow(first.table!) !== firstRow(prevLast.table!)) first.table!.headerRows = 0;
+        break;
+      }
     }
     // Column breaks: the next block starts higher up, in the next column.
     for (let i = 0; i + 1 < flow.length; i++) {
@@ -377,8 +389,33 @@ function markContinuations(pages: readonly PageLayout[], out: LaidElement[], ind
       const b = flow[i + 1]!;
       if (nextColumn(a, b) && continuesText(a, b)) {
         out[indexOf.get(b)!]!.continuationOf = indexOf.get(a)!;
+        continued.add(a);
       }
     }
-    if (flow.length) prevLast = flow[flow.length - 1];
+    if (flow.length) {
+      tails = pageTails(p, flow, body, continued);
+      prevPage = p;
+    }
   }
+}
+
+/** A note that a table or text goes on overleaf: `Continued on next page`, `(continued)`. */
+const GOES_ON = /^\(?(?:continued(?: on (?:the )?next page)?|continued overleaf|cont(?:inued|'d|\.)|suite au verso|fortsetzung (?:auf der )?n[aä]chste[nr]? seite)\)?[.…]*$/i;
+
+/**
+ * The blocks a page's text may go on from, most likely first: the last in reading order
+ * once footnotes (type smaller than the body's), a `Continued on next page` note and
+ * floats at the page foot are set aside; then the lowest block of text, when that is
+ * another (the main column's paragraph, read before a sidebar ending higher up) and no
+ * column break already goes on from it.
+ */
+function pageTails(p: PageLayout, flow: readonly Block[], body: number, continued: ReadonlySet<Block>): Block[] {
+  let i = flow.length - 1;
+  const aside = (b: Block): boolean =>
+    b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || GOES_ON.test(b.text.trim()) || ((b.kind === "text" || b.kind === "list") && body > 0 && b.fontSize <= 0.9 * body && b.y0 >= 0.5 * p.height);
+  while (i > 0 && aside(flow[i]!)) i--;
+  const tail = flow[i]!;
+  let lowest: Block | undefined;
+  for (const b of flow) if ((b.kind === "text" || b.kind === "list") && !aside(b) && !continued.has(b) && (!lowest || b.y1 > lowest.y1)) lowest = b;
+  return lowest && lowest !== tail && lowest.y1 > tail.y1 ? [tail, lowest] : [tail];
 }

@@ -316,29 +316,32 @@ function hangsFromMarker(runs: readonly TextRun[], at: number, cuts: readonly nu
 /** A note's or item's number alone: `1`, `12`. */
 const BARE_NUMBER = /^\d{1,3}$/;
 
-/** The number opening row `k`, a tab before four words or more (a footnote, an item). */
-function rowNumber(rows: readonly Row[], k: number): number | undefined {
-  const [num, words] = rows[k]!.runs;
-  if (!num || !words || !BARE_NUMBER.test(num.text.trim()) || !/^\p{L}/u.test(words.text)) return undefined;
+/** The number opening row `k`, a tab before words (a footnote, an item), and how many words (up to a few). */
+function rowNumber(rows: readonly Row[], k: number): { n: number; words: number } | undefined {
+  const [num, first] = rows[k]!.runs;
+  if (!num || !first || !BARE_NUMBER.test(num.text.trim()) || !/^\p{L}/u.test(first.text)) return undefined;
   let text = "";
   for (let i = 1; i < rows[k]!.runs.length && text.length < 40; i++) text += ` ${rows[k]!.runs[i]!.text}`;
-  return text.trim().split(/\s+/).length >= 4 ? Number(num.text.trim()) : undefined;
+  const words = text.trim().split(/\s+/).length;
+  return words >= 2 ? { n: Number(num.text.trim()), words } : undefined;
 }
 
 /**
  * Whether row `k` is one of notes or items numbered in a stack (`1⇥Information assets
- * include…`, `2⇥See also…`, LibreOffice's footnotes): a row nearby opens with the number
- * one more or one less, at the same place. The numbers line up like a column, but each
+ * include…`, `2⇥See also…`, LibreOffice's footnotes; a manual's exit codes): a row nearby
+ * opens with the number one more or one less, at the same place, one of the two with
+ * four words or more. The numbers line up like a column, but each
  * note reads as one line from its number.
  */
 function countsOn(rows: readonly Row[], k: number): boolean {
-  const n = rowNumber(rows, k);
-  if (n === undefined) return false;
+  const own = rowNumber(rows, k);
+  if (own === undefined) return false;
   const x = rows[k]!.runs[0]!.x0;
   for (let j = Math.max(0, k - 4); j <= Math.min(rows.length - 1, k + 4); j++) {
     if (j === k || Math.abs(rows[j]!.runs[0]!.x0 - x) > 1.5) continue;
-    const m = rowNumber(rows, j);
-    if (m !== undefined && Math.abs(m - n) === 1) return true;
+    const other = rowNumber(rows, j);
+    // Sentences on one of the two at least: not a table's numbered column of short cells.
+    if (other !== undefined && Math.abs(other.n - own.n) === 1 && Math.max(own.words, other.words) >= 4) return true;
   }
   return false;
 }

@@ -1,7 +1,7 @@
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { buildLines } from "./lines.js";
 import { distinct, mergeSegments, touches } from "./segments.js";
-import { isCjk, splitRunAt, type GridCell, type GridTable, type Rect, type Segment, type TextRun } from "./types.js";
+import { isCjk, splitRunAt, type GridCell, type GridTable, type Line, type Rect, type Segment, type TextRun } from "./types.js";
 
 /** Tuning for {@link findTables}. */
 export interface TableOptions {
@@ -236,7 +236,27 @@ function unruledRowEdges(ys: readonly number[], xs: readonly number[], vs: reado
       if (b < 0 || perBand[b]!.has(col)) clash = true;
       else perBand[b]!.add(col);
     }
-    if (clash || perBand.some((cols) => cols.size < 2)) continue;
+    if (clash) continue;
+    // A column of figures in every row (a default, an amount) shows where rows start:
+    // lines between, in other columns only, are cells wrapped onto more lines (LaTeX's
+    // `p{6cm}` description column).
+    const figures = [...columns.keys()].filter((col) => {
+      const own = lines.filter((x) => x.col === col);
+      return own.length >= 2 && own.every(({ l }) => NUMBER.test(l.text));
+    });
+    if (figures.length) {
+      const starts = heights.map((_, b) => lines.some(({ col, l }) => figures.includes(col) && band(l) === b));
+      if (starts[0] && starts.filter(Boolean).length >= 2) {
+        for (let b = 1; b < heights.length; b++) {
+          if (!starts[b]) continue;
+          const above = Math.max(...lines.filter(({ l }) => band(l) < b).map(({ l }) => l.y1));
+          const below = Math.min(...lines.filter(({ l }) => band(l) === b).map(({ l }) => l.y0));
+          edges.push({ horizontal: true, at: (above + below) / 2, from: left, to: right });
+        }
+        continue;
+      }
+    }
+    if (perBand.some((cols) => cols.size < 2)) continue;
     for (let b = 0; b + 1 < heights.length; b++) {
       const upper = lines.filter(({ l }) => band(l) === b);
       const lower = lines.filter(({ l }) => band(l) === b + 1);
@@ -259,11 +279,55 @@ function finishCell(cell: GridCell & { runs: TextRun[] }): GridCell {
   const lines = buildLines(runs, { splitGapEm: 1e9 });
   let text = "";
   for (const l of lines) {
-    if (text && !isCjk(text.at(-1) ?? "") && !isCjk(l.text[0] ?? "")) text += text.endsWith("-") ? "" : " ";
+    // A word hyphenated at a cell's line end is joined, as in a paragraph (blocks.ts).
+    if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(l.text)) text = text.slice(0, -1);
+    else if (text && !isCjk(text.at(-1) ?? "") && !isCjk(l.text[0] ?? "")) text += text.endsWith("-") ? "" : " ";
     text += l.text;
   }
   // Tight box: the cell's rules are its geometry; keep them (citations frame the cell).
   return { ...rest, text: text.trim() };
+}
+
+/**
+ * The lines (indices into `rowYs`, top to bottom) that start rows: not those that carry
+ * on a cell of the row above, a line alone in
+ * its row, in a column the row above fills, starting where that cell's text starts, and
+ * either closer to it than rows stand to each other (an HTML table's padded rows) or going
+ * on with its open sentence (`…revokes every` / `access token`). Lines alone in a column
+ * the row above leaves empty, or after a finished sentence at row spacing, stay rows.
+ */
+function rowStarts(rowYs: readonly number[], segs: readonly Line[], xs: readonly number[]): number[] {
+  if (rowYs.length < 3) return rowYs.map((_, i) => i);
+  const rowOf = (s: Line): number => {
+    const cy = (s.y0 + s.y1) / 2;
+    let best = 0;
+    for (let r = 1; r < rowYs.length; r++) if (Math.abs(rowYs[r]! - cy) < Math.abs(rowYs[best]! - cy)) best = r;
+    return best;
+  };
+  const colOf = (x: number): number => Math.max(0, xs.findIndex((e, i) => i < xs.length - 1 && x >= e && x <= xs[i + 1]!));
+  const rows = rowYs.map(() => new Map<number, Line>());
+  for (const s of segs) rows[rowOf(s)]!.set(colOf((s.x0 + s.x1) / 2), s);
+  const pitches = rowYs.slice(1).map((y, r) => y - rowYs[r]!);
+  const pitch = [...pitches].sort((a, b) => a - b)[pitches.length >> 1]!;
+  const kept = [0];
+  let last = rows[0]!;
+  for (let r = 1; r < rowYs.length; r++) {
+    const row = rows[r]!;
+    if (row.size === 1) {
+      const [col, line] = [...row][0]!;
+      const above = last.get(col);
+      const near = rowYs[r]! - rowYs[r - 1]! < 0.8 * pitch;
+      const open = above !== undefined && !/[.!?:;)]$/.test(above.text.trimEnd()) && /^\p{Ll}/u.test(line.text);
+      if (above && Math.abs(line.x0 - above.x0) <= line.fontSize && (near || open)) {
+        // The cell goes on: later lines of it compare with this one.
+        last.set(col, line);
+        continue;
+      }
+    }
+    kept.push(r);
+    last = row;
+  }
+  return kept;
 }
 
 /** OCR text that is a drawn vertical rule: bars, box-drawing verticals. */
@@ -294,13 +358,19 @@ export function alignedTable(region: Rect, rules: number[], runs: readonly TextR
   xs.push(region.x1);
   const nCols = xs.length - 1;
   if (nCols < 2) return undefined;
-  // Rows: distinct line positions.
-  const rowYs = distinct(segs.map((s) => (s.y0 + s.y1) / 2), Math.max(2, 0.5 * (segs[0]?.fontSize ?? 4)));
+  // Rows: distinct line positions, less the lines of cells wrapped onto more lines; a
+  // row's top edge lies halfway from the line above it.
+  const lineYs = distinct(
+    segs.map((s) => (s.y0 + s.y1) / 2),
+    Math.max(2, 0.5 * (segs[0]?.fontSize ?? 4)),
+  );
+  const starts = rowStarts(lineYs, segs, xs);
+  const rowYs = starts.map((i) => lineYs[i]!);
   if (rowYs.length < 2) return undefined;
   const bounds: number[] = [region.y0];
   for (let i = 0; i + 1 < rowYs.length; i++) {
     const between = rules.find((y) => y > rowYs[i]! && y < rowYs[i + 1]!);
-    bounds.push(between ?? (rowYs[i]! + rowYs[i + 1]!) / 2);
+    bounds.push(between ?? (lineYs[starts[i + 1]! - 1]! + rowYs[i + 1]!) / 2);
   }
   bounds.push(region.y1);
   const nRows = rowYs.length;

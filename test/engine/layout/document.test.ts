@@ -77,6 +77,46 @@ describe("finishDocument", () => {
     expect(laid.map((l) => l.continuationOf)).toEqual([undefined, 0, undefined, undefined]);
   });
 
+  it("links text across a page break past footnotes, a float at the next page's head, and a sidebar read after the main column", () => {
+    const prose = "The body of the page runs on here with a long line of text to set the body size of the document";
+    const image = (top: number): Block => ({ x0: 50, y0: top, x1: 550, y1: top + 200, lines: [], text: "", fontSize: 0, bold: false, mono: false, kind: "image" });
+    const p1 = page(1, [run(prose + ".", 50, 100), run("the sentence at the foot of the page goes on into the", 50, 690), run("1 A footnote in smaller type at the very foot of the page.", 50, 740, { fontSize: 8 })]);
+    const p2 = page(2, [run("Figure 1: Architecture of the system.", 50, 270), run("next page, after the figure set at its head.", 50, 300)]);
+    p2.blocks.unshift(image(60));
+    const laid = finishDocument([p1, p2]);
+    const goesOn = laid.find((l) => l.block.text.startsWith("next page"))!;
+    expect(laid[goesOn.continuationOf!]!.block.text).toMatch(/^the sentence at the foot/);
+    // A sidebar read after the main column, ending higher up, is not what goes on.
+    const main = page(1, [run(prose + ".", 50, 100), run("the main column ends its page in the middle of the", 50, 700, { x1: 380 }), run("Newsletter: sign up for our weekly digest.", 420, 100, { x1: 560 })]);
+    const next = page(2, [run("sentence, on the next page.", 50, 60)]);
+    const withSidebar = finishDocument([main, next]);
+    expect(withSidebar.at(-1)!.continuationOf).toBe(withSidebar.findIndex((l) => l.block.text.startsWith("the main column")));
+  });
+
+  it("links a table across a page break past a Continued-on-next-page note, and a listing cut at the page foot", () => {
+    const mono = { mono: true };
+    const code = finishDocument([
+      page(1, [run("The module starts like this, and goes on overleaf:", 50, 600), run("export function load(path) {", 50, 700, mono), run("  const bytes = read(path);", 50, 712, mono)]),
+      page(2, [run("  return parse(bytes);", 50, 60, mono), run("}", 50, 72, mono)]),
+    ]);
+    expect(code.map((l) => [l.block.kind, l.continuationOf])).toEqual([
+      ["text", undefined],
+      ["code", undefined],
+      ["code", 1],
+    ]);
+    const cell = (row: number, col: number, text: string): GridCell => ({ row, col, rowSpan: 1, colSpan: 1, text, x0: 50 + 100 * (col - 1), x1: 150 + 100 * (col - 1), y0: 0, y1: 0 });
+    const table = (top: number, rows: string[][]): Block => {
+      const t: GridTable = { x0: 50, y0: top, x1: 250, y1: top + 20 * rows.length, rows: rows.length, cols: 2, cells: rows.flatMap((r, i) => r.map((c, j) => cell(i + 1, j + 1, c))) };
+      return { x0: 50, y0: top, x1: 250, y1: t.y1, lines: [], text: "", fontSize: 0, bold: false, mono: false, kind: "table", table: t };
+    };
+    const first = page(1, [run("Continued on next page", 180, 730, { fontSize: 9 })]);
+    first.blocks.unshift(table(500, [["Parameter", "Default"], ["alpha", "1"]]));
+    const second = page(2, []);
+    second.blocks.push(table(60, [["Parameter", "Default"], ["beta", "2"]]));
+    const laid = finishDocument([first, second]);
+    expect(laid.at(-1)!.continuationOf).toBe(0);
+  });
+
   it("decides the same on pages compacted to cross threads (lines dropped, their count kept)", () => {
     const pages = (): PageLayout[] => [
       page(1, [

@@ -79,6 +79,19 @@ describe("findTables: rows and columns nobody ruled", () => {
     expect(t!.cells.filter((c) => c.row === 3).map((c) => c.text)).toEqual(["Hierarchy-aware", "0.62", "0.49"]);
   });
 
+  it("starts a row at each figure in a column of figures, a description wrapped onto lines between", () => {
+    // A longtable `{|l|r|p{6cm}|}`: a parameter, its default, its meaning on two lines.
+    const runs = [run("Parameter", 55, 102), run("Default", 200, 102), run("Meaning", 255, 102)];
+    ["flush", "merge", "spill"].forEach((name, k) => {
+      const top = 116 + 28 * k;
+      runs.push(run(`param ${name}`, 55, top), run(String(37 * (k + 1)), 225, top), run("Controls how often the journal seg-", 255, top, { x1: 328 }), run("ment is written to disk.", 255, top + 13, { x1: 328 }));
+    });
+    const tall = [h(100, 50, 330), h(114, 50, 330), h(200, 50, 330), v(50, 100, 200), v(170, 100, 200), v(250, 100, 200), v(330, 100, 200)];
+    const [t] = findTables(tall, runs, page).tables;
+    expect([t!.rows, t!.cols]).toEqual([4, 3]);
+    expect(t!.cells.filter((c) => c.row === 3).map((c) => c.text)).toEqual(["param merge", "74", "Controls how often the journal segment is written to disk."]);
+  });
+
   it("keeps a cell wrapped onto a second line whole", () => {
     const runs = [run("Part", 55, 102), run("Role", 200, 102), run("Owner", 290, 102)];
     // Two columns wrap at the same heights: prose reading on, no number beside it.
@@ -279,6 +292,30 @@ describe("findAlignedTables: beside prose, headers, bars", () => {
     const captioned = findAlignedTables(buildLines([at("Table 2: Revenue by region", 250.6, 360, 295.5), ...body]));
     expect(captioned.tables.map((t) => [t.rows, t.cols])).toEqual([[4, 4]]);
     expect([...captioned.used].some((l) => l.text.startsWith("Table 2"))).toBe(false);
+  });
+
+  it("reads a borderless table whose description cells wrap onto more lines, under a header with a wrapped cell", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    // An HTML table (12 px, cells padded 6 px): Endpoint | Method | Description | Rate limit.
+    const at = (text: string, x0: number, x1: number, top: number, bold = false) => run(text, x0, top, { x1, fontSize: 12, y1: top + 12, bold });
+    const rows: [string, string, string[], string][] = [
+      ["/v1/users", "GET", ["Returns a paginated list of users in the", "organisation, sorted by creation date."], "100/min"],
+      ["/v1/users/{id}", "DELETE", ["Removes the user and revokes every", "access token issued to them."], "10/min"],
+      ["/v1/projects", "POST", ["Creates a project."], "20/min"],
+      ["/v1/teams", "PUT", ["Replaces the member list of the project", "with the list given in the request body,", "sending an invitation to every new member."], "20/min"],
+    ];
+    const runs = [at("Endpoint", 40, 92, 107, true), at("Method", 150, 192, 107, true), at("Description", 215, 285, 107, true), at("Rate", 480, 508, 100, true), at("limit", 480, 508, 114, true)];
+    let top = 134;
+    for (const [endpoint, method, description, limit] of rows) {
+      runs.push(at(endpoint, 40, 40 + 6.5 * endpoint.length, top), at(method, 150, 150 + 7 * method.length, top), at(limit, 480, 480 + 6.5 * limit.length, top));
+      description.forEach((line, k) => runs.push(at(line, 215, 215 + 5.8 * line.length, top + 14 * k)));
+      top += 14 * description.length + 12;
+    }
+    const { tables } = findAlignedTables(buildLines(runs));
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[5, 4]]);
+    const t = tables[0]!;
+    expect(t.cells.filter((c) => c.row === 1).map((c) => c.text)).toEqual(["Endpoint", "Method", "Description", "Rate limit"]);
+    expect(t.cells.filter((c) => c.row === 5).map((c) => c.text)).toEqual(["/v1/teams", "PUT", "Replaces the member list of the project with the list given in the request body, sending an invitation to every new member.", "20/min"]);
   });
 
   it("reads a bar an OCR engine read between cells as a rule; a text layer's bar is text", async () => {
