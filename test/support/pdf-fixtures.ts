@@ -316,6 +316,34 @@ export async function sofficePdf(html: string, options: { password?: string; nam
 }
 
 /**
+ * A Writer document (flat ODT: `styles` go into `office:styles`, `body` into
+ * `office:text`) exported to PDF by LibreOffice: what Word-style documents look like,
+ * list styles, tab stops and footnotes included.
+ */
+export async function writerPdf(body: string, styles = ""): Promise<Uint8Array> {
+  const { execFileSync } = await import("node:child_process");
+  const { writeFileSync, readFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const ns = ["office", "style", "text", "table", "fo", "svg"].map((n) => `xmlns:${n}="urn:oasis:names:tc:opendocument:xmlns:${n === "fo" ? "xsl-fo-compatible" : n === "svg" ? "svg-compatible" : n}:1.0"`).join(" ");
+  const fodt = `<?xml version="1.0" encoding="UTF-8"?>
+<office:document ${ns} office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
+<office:styles>
+ <style:default-style style:family="paragraph"><style:text-properties style:font-name="Liberation Serif" fo:font-size="11pt" fo:language="en" fo:country="GB"/></style:default-style>
+ <style:style style:name="Standard" style:family="paragraph"><style:paragraph-properties fo:margin-bottom="0.2cm"/></style:style>
+ <style:style style:name="Footnote" style:family="paragraph"><style:paragraph-properties fo:margin-left="0.6cm" fo:text-indent="-0.6cm"/><style:text-properties fo:font-size="9pt"/></style:style>
+ <style:style style:name="B" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>
+ <text:notes-configuration text:note-class="footnote" style:num-format="1" text:start-value="0" text:footnotes-position="page" text:start-numbering-at="document"/>
+ ${styles}
+</office:styles>
+<office:body><office:text>${body}</office:text></office:body></office:document>`;
+  return inTempDir("writer-", (dir) => {
+    writeFileSync(join(dir, "doc.fodt"), fodt);
+    execFileSync("soffice", [`-env:UserInstallation=file://${join(dir, "profile")}`, "--headless", "--convert-to", "pdf", "--outdir", dir, join(dir, "doc.fodt")], { stdio: "ignore", timeout: 120_000 });
+    return new Uint8Array(readFileSync(join(dir, "doc.pdf")));
+  });
+}
+
+/**
  * Typesets a LaTeX source the test wrote with pdflatex (Debian's texlive-latex-base: the
  * Computer Modern Type 1 fonts every arXiv paper of the last decades embeds).
  */

@@ -1,6 +1,5 @@
 import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js";
 import { isCaption } from "./captions.js";
-import { labelEnd } from "./lines.js";
 import { isCjk, overlap, type Block, type Line } from "./types.js";
 
 /** A list marker at the start of a line: bullets, `1.`, `1)`, `(a)`, `iv.`, `①`, `一、`. */
@@ -54,7 +53,16 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   };
   for (let k = 0; k < sorted.length; k++) {
     const line = sorted[k]!;
-    const startsList = LIST_MARKER.test(line.text) || numbered.has(line);
+    // A listing's `- item` lines (YAML, Markdown) go on with the code above them; a text
+    // file printed in monospace keeps its lists.
+    const inListing = (): boolean =>
+      line.mono &&
+      /^\s*[-*]\s/.test(line.text) &&
+      active.some((b) => {
+        const last = b.lines[b.lines.length - 1]!;
+        return b.mono && b.kind !== "list" && !proseLike(last.text) && line.y0 - last.y1 <= maxCodeGapEm * line.fontSize && line.y0 >= last.y0 && overlap(line.x0, line.x1, b.x0, b.x1) > 0;
+      });
+    const startsList = (LIST_MARKER.test(line.text) && !inListing()) || numbered.has(line);
     let best: Block | undefined;
     let bestGap = Infinity;
     if (active.length > 32) active = active.filter((b) => b.y1 >= line.y0 - reach * Math.max(b.fontSize, line.fontSize));
@@ -195,13 +203,14 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
     const runsOn = b.lines.length === 1 && !FULL_STOP.test(last.text.trimEnd()) && columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - 2 * fs;
     return !runsOn;
   }
-  // A form's rows (`Label:⇥value`, the values at one tab stop) are a paragraph each.
-  const value = (l: Line): number | undefined => {
-    const at = labelEnd(l.runs);
-    return at > 0 && l.runs[at]!.x0 - l.runs[at - 1]!.x1 >= 1.5 * l.fontSize ? l.runs[at]!.x0 : undefined;
-  };
-  const tab = value(last);
-  if (tab !== undefined && Math.abs((value(line) ?? Infinity) - tab) <= 2) return true;
+  // A form's rows (`Label:⇥value`, the values at one tab stop) are a paragraph each, the
+  // first of them after a line leading into it too. A row ending well short of the
+  // column's edge has no more to it: a line back at the margin starts a paragraph (a
+  // definition's text running on fills its row).
+  const tab = line.valueX;
+  const above = last.valueX;
+  if (tab !== undefined && (Math.abs((above ?? Infinity) - tab) <= 2 || (b.lines.length === 1 && TERMINAL_COLON.test(last.text)))) return true;
+  if (!rtl && above !== undefined && tab === undefined && line.x0 < above - fs && columnEnd && last.x1 < columnEnd(false) - 4 * fs) return true;
   // Back at the first line's start under a hanging indent: the next entry.
   const second = b.lines[1];
   if (second && startOf(second, rtl) - startOf(first, rtl) > 0.8 * fs && start - startOf(first, rtl) < 0.3 * fs) return true;
@@ -218,6 +227,9 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
   }
   return false;
 }
+
+/** A line leading into what follows it (`Supplier details:`). */
+const TERMINAL_COLON = /[:：]\s*$/;
 
 /** A sentence's end that no hanging line runs on from (a colon or semicolon may). */
 const FULL_STOP = /[.!?。！？\u061f\u06d4]["”’)）]?$/;

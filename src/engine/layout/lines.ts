@@ -69,8 +69,12 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
     const rw = rows[k]!;
     const cuts: number[] = [];
     const weak: Gap[] = [];
+    let valueAt = -1;
     rw.gaps.forEach((g, i) => {
-      if (labelledValue(rows, k, g.at)) return;
+      if (labelledValue(rows, k, g.at)) {
+        valueAt = g.at;
+        return;
+      }
       if (g.em < MARKER_TAB_EM && hangsFromMarker(rw.runs, g.at, cuts) && (g.em < gutterEm || markerColumn(rows, k, rw.runs[g.at - 1]!))) return;
       if (g.at === 1 && g.em < 4 && countsOn(rows, k)) return;
       if (gutters.has(g)) {
@@ -119,11 +123,12 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
     }
     cuts.sort((a, b) => a - b);
     let from = 0;
-    for (const at of cuts) {
-      lines.push(makeLine(rw.runs.slice(from, at)));
-      from = at;
+    for (const to of [...cuts, rw.runs.length]) {
+      const line = makeLine(rw.runs.slice(from, to));
+      if (valueAt > from && valueAt < to) line.valueX = rw.runs[valueAt]!.x0;
+      lines.push(line);
+      from = to;
     }
-    lines.push(makeLine(rw.runs.slice(from)));
   }
   lines.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   return lines;
@@ -270,7 +275,7 @@ function tocNumber(rows: readonly Row[], k: number, at: number): boolean {
 const LABEL = /^[^:：]{1,48}[:：]$/;
 
 /** Where the label of a `Label:  value` row ends: the index of the value's first run. */
-export function labelEnd(runs: readonly TextRun[]): number {
+function labelEnd(runs: readonly TextRun[]): number {
   let text = "";
   for (let i = 0; i < runs.length - 1 && i < 8; i++) {
     text += (i > 0 ? " " : "") + runs[i]!.text.trim();
@@ -282,8 +287,8 @@ export function labelEnd(runs: readonly TextRun[]): number {
 
 /**
  * Whether the gap before run `at` of row `k` parts a form's label from its value
- * (`Company name:⇥Blue Harbour Ltd`): the row's label ends there in a colon, and two
- * rows nearby or more have labels at its place and values at the same tab stop. The
+ * (`Company name:⇥Blue Harbour Ltd`): the row's label ends there in a colon, and another
+ * row nearby has its label at the same place and its value at the same tab stop. The
  * labels and the values line up down the page like two columns, but each row is read
  * as one line, the value after its label.
  */
@@ -292,14 +297,17 @@ function labelledValue(rows: readonly Row[], k: number, at: number): boolean {
   if (labelEnd(runs) !== at) return false;
   const x = runs[at]!.x0;
   const left = runs[0]!.x0;
-  let alike = 0;
-  for (let j = Math.max(0, k - 8); j <= Math.min(rows.length - 1, k + 8) && alike < 2; j++) {
+  const label = runs[at - 1]!;
+  for (let j = Math.max(0, k - 8); j <= Math.min(rows.length - 1, k + 8); j++) {
     if (j === k) continue;
     const other = rows[j]!.runs;
     const end = labelEnd(other);
-    if (end > 0 && Math.abs(other[end]!.x0 - x) <= 2 && Math.abs(other[0]!.x0 - left) <= 2) alike++;
+    if (end <= 0 || Math.abs(other[end]!.x0 - x) > 2 || Math.abs(other[0]!.x0 - left) > 2) continue;
+    // Labels of one form differ, and a tab (not a word space) follows one of them at least.
+    const tab = Math.max(x - label.x1, other[end]!.x0 - other[end - 1]!.x1) >= 0.8 * label.fontSize;
+    if (tab && other[end - 1]!.text.trim() !== label.text.trim()) return true;
   }
-  return alike >= 2;
+  return false;
 }
 
 /**

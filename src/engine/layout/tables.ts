@@ -92,8 +92,9 @@ function ruledTables(rules: readonly Segment[], runs: readonly TextRun[], page: 
   ruledTables(rules.slice(cut), runs, page, used, out);
 }
 
-function gridTable(ruled: Segment[], vs: Segment[], runs: readonly TextRun[], used: Set<TextRun>): GridTable | undefined {
+function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], used: Set<TextRun>): GridTable | undefined {
   const xs = distinct(vs.map((s) => s.at));
+  const ruled = [...ruledIn, ...openEnds(ruledIn, vs, xs)];
   const hs = [...ruled, ...unruledRowEdges(distinct(ruled.map((s) => s.at)), xs, vs, runs)];
   const ys = distinct(hs.map((s) => s.at));
   const nRows = ys.length - 1;
@@ -184,6 +185,25 @@ function gridTable(ruled: Segment[], vs: Segment[], runs: readonly TextRun[], us
     used.add(run);
   }
   return readingColumns({ ...box, rows: nRows, cols: nCols, cells: cells.map(finishCell) });
+}
+
+/**
+ * Edges of a grid left open: column rules running on past the last horizontal rule (or
+ * from above the first), two of them or more to one place — a long table cut by a page
+ * break with no rule under its last row. The table ends where its column rules end.
+ */
+function openEnds(hs: readonly Segment[], vs: readonly Segment[], xs: readonly number[]): Segment[] {
+  if (hs.length === 0 || xs.length < 2) return [];
+  const top = Math.min(...hs.map((h) => h.at));
+  const bottom = Math.max(...hs.map((h) => h.at));
+  const from = xs[0]!;
+  const to = xs[xs.length - 1]!;
+  const edges: Segment[] = [];
+  const end = Math.max(...vs.map((v) => v.to));
+  if (end > bottom + 4 && vs.filter((v) => Math.abs(v.to - end) <= 2).length >= 2) edges.push({ horizontal: true, at: end, from, to });
+  const start = Math.min(...vs.map((v) => v.from));
+  if (start < top - 4 && vs.filter((v) => Math.abs(v.from - start) <= 2).length >= 2) edges.push({ horizontal: true, at: start, from, to });
+  return edges;
 }
 
 /** A cell that is a number, amount or percentage, or a mark (✓, ✗, —). */
@@ -346,7 +366,7 @@ export function alignedTable(region: Rect, rules: number[], runs: readonly TextR
   const inside = within.filter((r) => !(r.ocr && TEXT_RULE.test(r.text)));
   if (inside.length < 2) return undefined;
   // Inside a table every clear gap is a cell edge: no need to tell gutters from word spaces.
-  const segs = buildLines(inside, { splitGapEm: 0.8, gutterEm: 0.8 });
+  const segs = buildLines(inside, { splitGapEm: 0.6, gutterEm: 0.6 });
   // Column gutters: x-ranges no line segment covers.
   const sorted = [...segs].sort((a, b) => a.x0 - b.x0);
   const xs: number[] = [region.x0];

@@ -55,6 +55,8 @@ export interface Line extends Rect {
   mono: boolean;
   /** Share of characters in math fonts or math symbols (0..1). */
   mathShare: number;
+  /** A form's row (`Label:⇥value`, lines.ts `labelledValue`): where its value starts. */
+  valueX?: number;
 }
 
 /** What a block turned out to be. */

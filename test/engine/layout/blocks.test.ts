@@ -58,6 +58,24 @@ describe("buildBlocks", () => {
     expect(buildLines(prose).map((l) => l.text)).toHaveLength(6);
   });
 
+  it("keeps a listing's dash lines (YAML, Markdown) in the listing, not list items", () => {
+    const mono = { mono: true };
+    const yaml = blocksOf([run("services:", 10, 100, mono), run("  ports:", 10, 112, mono), run('    - "80:80"', 10, 124, mono), run("  environment:", 10, 136, mono), run("    - DEBUG=false", 10, 148, mono)]);
+    expect(yaml.map((b) => [b.kind, b.text])).toEqual([["code", 'services:\n  ports:\n    - "80:80"\n  environment:\n    - DEBUG=false']]);
+  });
+
+  it("starts a form at its first row after a line leading into it, and ends it at prose back at the margin", () => {
+    const blocks = blocksOf([
+      run("Supplier details:", 50, 100),
+      run("Company name:", 50, 113),
+      run("Blue Harbour Logistics Ltd", 190, 113),
+      run("Registration number:", 50, 126, { x1: 186 }),
+      run("09876543", 190, 126),
+      run("This policy covers all information assets held by the company.", 50, 139),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual(["Supplier details:", "Company name: Blue Harbour Logistics Ltd", "Registration number: 09876543", "This policy covers all information assets held by the company."]);
+  });
+
   it("ends a table of contents' entry at its page number", () => {
     const blocks = blocksOf([run("1.1 Who this policy applies to . . . . . . . . . 2", 10, 100), run("1.2 Definitions . . . . . . . . . . . . . . . . . . 2", 10, 112), run("2 Access Control . . . . . . . . . . . . . . . . 3", 10, 124)]);
     expect(blocks.map((b) => b.text)).toHaveLength(3);

@@ -92,6 +92,16 @@ describe("findTables: rows and columns nobody ruled", () => {
     expect(t!.cells.filter((c) => c.row === 3).map((c) => c.text)).toEqual(["param merge", "74", "Controls how often the journal segment is written to disk."]);
   });
 
+  it("ends a table whose page break left no rule under its last row where its column rules end", () => {
+    // A longtable's header between two rules, its body ruled by column only, to the page foot.
+    const open = [h(100, 50, 330), h(114, 50, 330), v(50, 100, 160), v(170, 100, 160), v(250, 100, 160), v(330, 100, 160)];
+    const runs = [run("Parameter", 55, 102), run("Default", 200, 102), run("Meaning", 255, 102)];
+    ["alpha", "beta", "gamma"].forEach((name, k) => runs.push(run(name, 55, 117 + 14 * k), run(String(10 * (k + 1)), 225, 117 + 14 * k), run("flush interval", 255, 117 + 14 * k)));
+    const { tables } = findTables(open, runs, page);
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[4, 3]]);
+    expect(tables[0]!.cells.filter((c) => c.col === 1).map((c) => c.text)).toEqual(["Parameter", "alpha", "beta", "gamma"]);
+  });
+
   it("keeps a cell wrapped onto a second line whole", () => {
     const runs = [run("Part", 55, 102), run("Role", 200, 102), run("Owner", 290, 102)];
     // Two columns wrap at the same heights: prose reading on, no number beside it.
