@@ -123,6 +123,8 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
 const BARE_NUMBER = /^\d{1,3}$/;
 /** Five dots or more, or two ellipses: a dot leader. */
 const TOC_LEADER = /(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,}/;
+/** Whether a text may hold a dot leader (a cheap test before {@link TOC_ENTRY_END}). */
+const hasDots = (text: string): boolean => text.includes("..") || text.includes(". .") || text.includes("\u2026") || text.includes("\u00b7");
 /** A table of contents' entry ending: a dot leader to its page number. */
 const TOC_ENTRY_END = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
 
@@ -196,7 +198,7 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
     return start < startOf(first, rtl) - 0.5 * fs || (tabbed === true && start < words.x0 - fs);
   }
   // A table of contents' entry ends at its page number: the next line is the next entry.
-  if (TOC_ENTRY_END.test(last.text.trimEnd())) return true;
+  if (hasDots(last.text) && TOC_ENTRY_END.test(last.text.trimEnd())) return true;
   // First-line indent of a new paragraph, unless the block is one full line whose
   // sentence runs on: a hanging indent (a bibliography entry, a description list's item).
   if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs) {

@@ -65,13 +65,17 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
   //    up with a column or cell edge on a nearby row; a gap no wider than its neighbours
   //    (justified prose) only when it lines up on three.
   const gutters = columnGutters(rows, 0.6 * splitGapEm);
+  // Where each row's `Label:` ends, if it opens with one (worked out once a row).
+  const labelEnds: number[] = [];
+  const labels = (k: number): number => (labelEnds[k] ??= labelEnd(rows[k]!.runs));
   for (let k = 0; k < rows.length; k++) {
     const rw = rows[k]!;
     const cuts: number[] = [];
     const weak: Gap[] = [];
     let valueAt = -1;
+    const labelled = labels(k);
     rw.gaps.forEach((g, i) => {
-      if (labelledValue(rows, k, g.at)) {
+      if (g.at === labelled && labelledValue(rows, k, labels)) {
         valueAt = g.at;
         return;
       }
@@ -286,22 +290,23 @@ function labelEnd(runs: readonly TextRun[]): number {
 }
 
 /**
- * Whether the gap before run `at` of row `k` parts a form's label from its value
+ * Whether the gap where row `k`'s label ends (`labels`, memoised {@link labelEnd}) parts a form's label from its value
  * (`Company name:⇥Blue Harbour Ltd`): the row's label ends there in a colon, and another
  * row nearby has its label at the same place and its value at the same tab stop. The
  * labels and the values line up down the page like two columns, but each row is read
  * as one line, the value after its label.
  */
-function labelledValue(rows: readonly Row[], k: number, at: number): boolean {
+function labelledValue(rows: readonly Row[], k: number, labels: (k: number) => number): boolean {
   const runs = rows[k]!.runs;
-  if (labelEnd(runs) !== at) return false;
+  const at = labels(k);
+  if (at <= 0) return false;
   const x = runs[at]!.x0;
   const left = runs[0]!.x0;
   const label = runs[at - 1]!;
   for (let j = Math.max(0, k - 8); j <= Math.min(rows.length - 1, k + 8); j++) {
     if (j === k) continue;
     const other = rows[j]!.runs;
-    const end = labelEnd(other);
+    const end = labels(j);
     if (end <= 0 || Math.abs(other[end]!.x0 - x) > 2 || Math.abs(other[0]!.x0 - left) > 2) continue;
     // Labels of one form differ, and a tab (not a word space) follows one of them at least.
     const tab = Math.max(x - label.x1, other[end]!.x0 - other[end - 1]!.x1) >= 0.8 * label.fontSize;
