@@ -24,6 +24,8 @@ export interface TextPageOptions {
   maxImagePixels: number;
   /** Stop before layout when the page looks scanned (the caller OCRs it). */
   detectScans: boolean;
+  /** The writer does not hyphenate (`writerHyphenates`): hyphens at line ends are kept. @default false */
+  keepLineEndHyphens?: boolean;
 }
 
 /** An image block's picture with its PNG, when image data was asked for. */
@@ -44,7 +46,7 @@ export async function readTextPage(page: PdfPage, fonts: FontCache, options: Tex
   });
   if (options.detectScans && extracted.textChars < SCAN_TEXT_CHARS && extracted.images.length > 0) return { scanned: true, number };
   const { width, height, runs, segments, images, frame, rotate } = extracted;
-  const blocks = layoutPage({ width, height, runs, segments, images, bullets: extracted.bullets, drawings: extracted.drawings }, { chars: options.chars });
+  const blocks = layoutPage({ width, height, runs, segments, images, bullets: extracted.bullets, drawings: extracted.drawings }, { chars: options.chars, keepLineEndHyphens: options.keepLineEndHyphens === true });
   if (options.imageData) {
     for (const b of blocks) {
       const img = b.image as (ImageWithPng & { raw?: RawImage }) | undefined;

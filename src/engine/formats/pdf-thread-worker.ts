@@ -4,6 +4,7 @@ import type { FontCache } from "./pdf-extract.js";
 import { installNativeInflate } from "./pdf-inflate.js";
 import { openPdf, pdfError, providePdfjs, type PdfDocument } from "./pdf-load.js";
 import { readOutline } from "./pdf-outline.js";
+import { writerHyphenates } from "./pdf-producer.js";
 import { compactLayout, pngBuffers, readTextPage, type TextPageOptions, type TextPageResult } from "./pdf-page.js";
 import type { ThreadReply, ThreadRequest } from "./pdf-thread.js";
 
@@ -31,6 +32,8 @@ interface OpenDocument {
    * and the calling thread stops a thread whose answers do not come.
    */
   busy: Set<Promise<unknown>>;
+  /** The writer does not hyphenate: hyphens at line ends are the words' own. */
+  keepHyphens?: boolean;
 }
 
 /** `work`, counted in `open.busy` until it settles. */
@@ -84,6 +87,8 @@ async function handle(request: ThreadRequest): Promise<{ reply: ThreadReply; tra
         throw error;
       }
       const outline = request.outline ? await working(open, readOutline(doc)) : [];
+      const meta = await working(open, doc.getMetadata()).catch(() => undefined);
+      open.keepHyphens = !writerHyphenates(meta?.info as { Producer?: unknown; Creator?: unknown } | undefined);
       return { reply: { id: request.id, ok: true, value: { numPages: doc.numPages, outline } } };
     }
     case "page": {
@@ -108,7 +113,7 @@ async function handle(request: ThreadRequest): Promise<{ reply: ThreadReply; tra
 async function readPage(open: OpenDocument, n: number, options: TextPageOptions): Promise<TextPageResult> {
   const page = await (await open.doc).getPage(n);
   try {
-    return await readTextPage(page, open.fonts, options);
+    return await readTextPage(page, open.fonts, open.keepHyphens ? { ...options, keepLineEndHyphens: true } : options);
   } finally {
     page.cleanup();
   }

@@ -15,6 +15,12 @@ export interface BlockOptions {
   maxLineGapEm?: number;
   /** Largest gap between two lines of one code block: one blank line, at a CSS line height of 1.5 too. @default 2.2 */
   maxCodeGapEm?: number;
+  /**
+   * Keep a hyphen at a line's end (`state-` + `funded` → `state-funded`): for writers that
+   * do not hyphenate unless asked (browsers, office suites); see `hyphenatingWriter`.
+   * @default false
+   */
+  keepLineEndHyphens?: boolean;
 }
 
 /**
@@ -27,7 +33,7 @@ export interface BlockOptions {
  * mirrored: lines start at the right.
  */
 export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}): Block[] {
-  const { maxLineGapEm = 0.7, maxCodeGapEm = 2.2 } = options;
+  const { maxLineGapEm = 0.7, maxCodeGapEm = 2.2, keepLineEndHyphens = false } = options;
   const reach = Math.max(2 * maxLineGapEm, maxCodeGapEm);
   const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const open: Block[] = [];
@@ -109,6 +115,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         bold: line.bold,
         mono: line.mono,
         kind: startsList ? "list" : "text",
+        ...(keepLineEndHyphens ? { keepHyphens: true } : {}),
       };
       open.push(block);
       active.push(block);
@@ -362,7 +369,7 @@ function joinLines(text: string, line: Line, b: Block): string {
   const next = line.text;
   const a = text.at(-1) ?? "";
   const c = next[0] ?? "";
-  if (a === "-" && /\p{Ll}/u.test(c) && /\p{L}/u.test(text.at(-2) ?? "")) return text.slice(0, -1) + next;
+  if (a === "-" && /\p{Ll}/u.test(c) && /\p{L}/u.test(text.at(-2) ?? "")) return b.keepHyphens ? text + next : text.slice(0, -1) + next;
   if (isCjk(a) || isCjk(c)) return text + next;
   if (a === " ") return text + next;
   return `${text} ${next}`;

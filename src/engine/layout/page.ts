@@ -31,6 +31,8 @@ export interface PageLayoutOptions {
    * covering 85 % of a page that has text are dropped as backgrounds. @default 0.01
    */
   minImageShare?: number;
+  /** Keep hyphens at line ends (a writer that does not hyphenate). @default false */
+  keepLineEndHyphens?: boolean;
 }
 
 /** Table text as the contract has it: cells of a row joined by spaces, rows by newlines. */
@@ -65,7 +67,7 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   // Tables without rules, from column alignment of the remaining lines.
   const aligned = findAlignedTables(lines);
   tables.push(...aligned.tables);
-  const blocks = buildBlocks(aligned.used.size ? lines.filter((l) => !aligned.used.has(l)) : lines);
+  const blocks = buildBlocks(aligned.used.size ? lines.filter((l) => !aligned.used.has(l)) : lines, { keepLineEndHyphens: options.keepLineEndHyphens === true });
   classifyBlocks(blocks);
   // Figures carry their labels' lines, for their characters and confidence like any text.
   for (const f of figures) blocks.push({ ...rect(f), lines: f.lines, text: f.text, fontSize: 0, bold: false, mono: false, kind: "image", image: f.image });

@@ -91,6 +91,8 @@ export interface Block extends Rect {
   listLevel?: number;
   /** List item: where its words start, after the marker (levels nest by it). */
   textX?: number;
+  /** A hyphen at a line's end is the word's own (the writer does not hyphenate): keep it. */
+  keepHyphens?: boolean;
   /** Table / image payload for non-text blocks. */
   table?: GridTable;
   image?: PlacedImage;

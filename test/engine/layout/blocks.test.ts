@@ -258,6 +258,12 @@ describe("buildBlocks", () => {
     expect(numbered.map((b) => b.kind)).toEqual(["code"]);
   });
 
+  it("keeps a hyphen at a line end for a writer that does not hyphenate", () => {
+    const lines = buildLines([run("a plan long debated by a group of state-", 10, 100), run("funded planners.", 10, 112)]);
+    expect(buildBlocks(lines).map((b) => b.text)).toEqual(["a plan long debated by a group of statefunded planners."]);
+    expect(buildBlocks(lines, { keepLineEndHyphens: true }).map((b) => b.text)).toEqual(["a plan long debated by a group of state-funded planners."]);
+  });
+
   it("repairs a hyphen at a line end only before a lower-case continuation", () => {
     const blocks = blocksOf([run("a hyphen-", 10, 100), run("ated word and co-", 10, 112), run("Operation", 10, 124)]);
     expect(blocks[0]!.text).toBe("a hyphenated word and co- Operation");
