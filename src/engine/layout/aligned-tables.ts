@@ -83,6 +83,9 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
       else if (!(next.length === 1 && gap(rows[j]!, next) <= 0.6 * rowSize(rows[j]!) && wrapsIn(cells, next[0]!))) break;
       j++;
     }
+    // A line alone at the run's end is a cell going on only when it carries on an open
+    // sentence; else it is what follows the table (a note, `* Estimated.`).
+    while (j > i && rows[j]!.length === 1 && !carriesOn(rows[j - 1]!, rows[j]![0]!)) j--;
     const run = rows.slice(i, j + 1);
     // The row above may be the header; a header cell wrapped onto two lines or three
     // (`Rate` / `limit`, the one-line cells beside it centred between) leaves a few rows
@@ -104,6 +107,12 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
     taken = j;
   }
   return out;
+}
+
+/** Whether `line` goes on with the sentence of the piece of `row` it starts under. */
+function carriesOn(row: readonly Line[], line: Line): boolean {
+  const cell = row.find((c) => Math.abs(c.x0 - line.x0) <= line.fontSize);
+  return cell !== undefined && !/[.!?:;]$/.test(cell.text.trimEnd()) && /^\p{Ll}/u.test(line.text);
 }
 
 /**

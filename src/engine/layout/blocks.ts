@@ -66,7 +66,8 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
       /^\s*[-*]\s/.test(line.text) &&
       active.some((b) => {
         const last = b.lines[b.lines.length - 1]!;
-        return b.mono && b.kind !== "list" && !proseLike(last.text) && line.y0 - last.y1 <= maxCodeGapEm * line.fontSize && line.y0 >= last.y0 && overlap(line.x0, line.x1, b.x0, b.x1) > 0;
+        const code = b.lines.length >= 2 || /[{}()\[\];=<>]|^\s*[\w.-]+:\s+\S/.test(last.text);
+        return b.mono && b.kind !== "list" && code && !proseLike(last.text) && line.y0 - last.y1 <= maxCodeGapEm * line.fontSize && line.y0 >= last.y0 && overlap(line.x0, line.x1, b.x0, b.x1) > 0;
       });
     const startsList = (LIST_MARKER.test(line.text) && !inListing()) || numbered.has(line);
     let best: Block | undefined;
@@ -156,6 +157,10 @@ function sequenceItems(lines: readonly Line[]): Set<Line> {
       return;
     }
     const m = LETTER_ITEM.exec(line.text);
+    // A short lettered line over a longer one at its place is a heading over its text
+    // (`A. Queueing models`, IEEE's subsections).
+    const under = lines[at + 1];
+    if (m && under && !/[.!?:;]$/.test(line.text.trimEnd()) && !LETTER_ITEM.test(under.text) && Math.abs(under.x0 - line.x0) <= 0.5 * line.fontSize && under.x1 > line.x1 + 4 * line.fontSize && under.y0 > line.y0) return;
     if (m && num) found.push({ line, n: m[1]!.charCodeAt(0), letter: true, ...(num.text.trim() === `${m[1]}.` && words ? { text: words.x0 } : {}), at });
   });
   if (found.length < 2) return items;
@@ -202,14 +207,20 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
     const [marker, words] = first.runs;
     const mark = marker?.text.trim() ?? "";
     const tabbed = !rtl && marker && words && words.x0 - marker.x1 >= 0.8 * fs && (BARE_NUMBER.test(mark) || LIST_MARKER.exec(`${mark} `)?.[0].trimEnd() === mark);
-    return start < startOf(first, rtl) - 0.5 * fs || (tabbed === true && start < words.x0 - fs);
+    // (An item whose lines wrap back to the margin has them run on from an open sentence.)
+    const done = endsSentence(last) || /^\p{Lu}/u.test(line.text) || (columnEnd !== undefined && endOf(last, rtl) < columnEnd(rtl) - 4 * fs);
+    return start < startOf(first, rtl) - 0.5 * fs || (tabbed === true && start < words.x0 - fs && done);
   }
   // A table of contents' entry ends at its page number: the next line is the next entry.
   if (hasDots(last.text) && TOC_ENTRY_END.test(last.text.trimEnd())) return true;
   // First-line indent of a new paragraph, unless the block is one full line whose
   // sentence runs on: a hanging indent (a bibliography entry, a description list's item).
   if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs) {
-    const runsOn = b.lines.length === 1 && !FULL_STOP.test(last.text.trimEnd()) && columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - 2 * fs;
+    const tail = last.text.trimEnd();
+    const full = (l: Line): boolean => columnEnd !== undefined && endOf(l, rtl) >= columnEnd(rtl) - 2 * fs;
+    // After a colon only a line as wide as the column runs on: a quotation set in under
+    // `in the words of the minutes:` is indented on the right too.
+    const runsOn = b.lines.length === 1 && !FULL_STOP.test(tail) && full(last) && (!TERMINAL_COLON.test(tail) || full(line));
     return !runsOn;
   }
   // A form's rows (`Label:⇥value`, the values at one tab stop) are a paragraph each, the
@@ -240,7 +251,7 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
 /** A line leading into what follows it (`Supplier details:`). */
 const TERMINAL_COLON = /[:：]\s*$/;
 
-/** A sentence's end that no hanging line runs on from (a colon or semicolon may). */
+/** A sentence's end that no hanging line runs on from (a colon may, a semicolon too). */
 const FULL_STOP = /[.!?。！？\u061f\u06d4]["”’)）]?$/;
 
 /**

@@ -303,16 +303,23 @@ function labelledValue(rows: readonly Row[], k: number, labels: (k: number) => n
   const x = runs[at]!.x0;
   const left = runs[0]!.x0;
   const label = runs[at - 1]!;
+  let alike = false;
+  // Rows with a piece starting at the value's place, after something: in a form each is a
+  // labelled row; beside a column of prose (its lines ending `as follows:` now and then)
+  // most are not.
+  let starts = 0;
+  let labelled = 0;
   for (let j = Math.max(0, k - 8); j <= Math.min(rows.length - 1, k + 8); j++) {
-    if (j === k) continue;
     const other = rows[j]!.runs;
+    if (other.some((r, i) => i > 0 && Math.abs(r.x0 - x) <= 2)) starts++;
     const end = labels(j);
     if (end <= 0 || Math.abs(other[end]!.x0 - x) > 2 || Math.abs(other[0]!.x0 - left) > 2) continue;
+    labelled++;
     // Labels of one form differ, and a tab (not a word space) follows one of them at least.
     const tab = Math.max(x - label.x1, other[end]!.x0 - other[end - 1]!.x1) >= 0.8 * label.fontSize;
-    if (tab && other[end - 1]!.text.trim() !== label.text.trim()) return true;
+    if (j !== k && tab && other[end - 1]!.text.trim() !== label.text.trim()) alike = true;
   }
-  return false;
+  return alike && labelled >= 0.6 * starts;
 }
 
 /**
@@ -331,8 +338,13 @@ const BARE_NUMBER = /^\d{1,3}$/;
 
 /** The number opening row `k`, a tab before words (a footnote, an item), and how many words (up to a few). */
 function rowNumber(rows: readonly Row[], k: number): { n: number; words: number } | undefined {
-  const [num, first] = rows[k]!.runs;
-  if (!num || !first || !BARE_NUMBER.test(num.text.trim()) || !/^\p{L}/u.test(first.text)) return undefined;
+  const row = rows[k]!;
+  const [num, first] = row.runs;
+  if (!num || !first || first.mono || !BARE_NUMBER.test(num.text.trim()) || !/^\p{L}/u.test(first.text)) return undefined;
+  // The number in the text's type (a listing's or a pleading's line numbers are smaller),
+  // and nothing after the words but words (a table row has more cells).
+  if (Math.abs(num.fontSize - first.fontSize) > 0.15 * Math.max(num.fontSize, first.fontSize)) return undefined;
+  if (row.gaps.some((g) => g.at > 1 && g.em >= 1)) return undefined;
   let text = "";
   for (let i = 1; i < rows[k]!.runs.length && text.length < 40; i++) text += ` ${rows[k]!.runs[i]!.text}`;
   const words = text.trim().split(/\s+/).length;
@@ -350,6 +362,11 @@ function countsOn(rows: readonly Row[], k: number): boolean {
   const own = rowNumber(rows, k);
   if (own === undefined) return false;
   const x = rows[k]!.runs[0]!.x0;
+  // Five rows numbered one after another are numbered lines, not notes.
+  let run = 1;
+  for (let j = k - 1; j >= 0 && run < 5 && rowNumber(rows, j)?.n === own.n - (k - j); j--) run++;
+  for (let j = k + 1; j < rows.length && run < 5 && rowNumber(rows, j)?.n === own.n + (j - k); j++) run++;
+  if (run >= 5) return false;
   for (let j = Math.max(0, k - 4); j <= Math.min(rows.length - 1, k + 4); j++) {
     if (j === k || Math.abs(rows[j]!.runs[0]!.x0 - x) > 1.5) continue;
     const other = rowNumber(rows, j);

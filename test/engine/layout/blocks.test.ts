@@ -24,7 +24,7 @@ describe("buildBlocks", () => {
     const blocks = blocksOf([
       run("Random passages sampled uniformly from the corpus, drawn again for every", 10, 100, full),
       run("batch of the training run.", 25, 112),
-      run("[1] S. Robertson and H. Zaragoza. The probabilistic relevance framework:", 10, 130, full),
+      run("[1] S. Robertson and H. Zaragoza. The probabilistic relevance framework of", 10, 130, full),
       run("BM25 and beyond. Foundations and Trends in Information Retrieval,", 25, 142, full),
       run("3(4):333-389, 2009.", 25, 154),
       run("[2] J. Lin. A proposed conceptual framework for a representational approach to", 10, 166, full),
@@ -32,11 +32,14 @@ describe("buildBlocks", () => {
     ]);
     expect(blocks.map((b) => b.text)).toEqual([
       "Random passages sampled uniformly from the corpus, drawn again for every batch of the training run.",
-      "[1] S. Robertson and H. Zaragoza. The probabilistic relevance framework: BM25 and beyond. Foundations and Trends in Information Retrieval, 3(4):333-389, 2009.",
+      "[1] S. Robertson and H. Zaragoza. The probabilistic relevance framework of BM25 and beyond. Foundations and Trends in Information Retrieval, 3(4):333-389, 2009.",
       "[2] J. Lin. A proposed conceptual framework for a representational approach to information retrieval. SIGIR Forum, 2021.",
     ]);
-    // A one-line paragraph that ends its sentence, or stops short of the column's edge,
-    // is followed by a new paragraph at a first-line indent.
+    // A one-line paragraph that ends its sentence or leads into what follows (a colon, a
+    // quotation set in under it), or stops short of the column's edge, is followed by a
+    // new paragraph at a first-line indent.
+    const quote = blocksOf([run("The board resolved as follows, in the words of the minutes of the meeting:", 10, 100, full), run("That the budget be adopted as presented.", 25, 112)]);
+    expect(quote.map((b) => b.text)).toHaveLength(2);
     const paras = blocksOf([run("A full line of prose that ends the paragraph right at the edge.", 10, 100, full), run("Indented start of the next paragraph", 25, 112), run("Dear Sir,", 10, 140), run("I write to you about the order that reached us broken and late.", 25, 152, full), run("full reference line to set the column's right edge for the rest", 10, 164, full)]);
     expect(paras.map((b) => b.text)).toEqual(["A full line of prose that ends the paragraph right at the edge.", "Indented start of the next paragraph", "Dear Sir,", "I write to you about the order that reached us broken and late. full reference line to set the column's right edge for the rest"]);
   });
@@ -74,6 +77,27 @@ describe("buildBlocks", () => {
       run("This policy covers all information assets held by the company.", 50, 139),
     ]);
     expect(blocks.map((b) => b.text)).toEqual(["Supplier details:", "Company name: Blue Harbour Logistics Ltd", "Registration number: 09876543", "This policy covers all information assets held by the company."]);
+  });
+
+  it("keeps a clause whose lines wrap back to the margin whole, a README's dash lines after a label as items, a lettered heading no item", () => {
+    const clause = blocksOf([
+      run("1.", 50, 100, { x1: 58 }),
+      run("The Tenant shall pay the rent monthly in advance on the first day of each", 86, 100, { x1: 400 }),
+      run("month, by standing order, without any deduction or set-off whatsoever.", 50, 112, { x1: 380 }),
+      run("2.", 50, 130, { x1: 58 }),
+      run("The Tenant shall keep the premises in good repair.", 86, 130),
+    ]);
+    expect(clause.map((b) => b.kind)).toEqual(["list", "list"]);
+    const mono = { mono: true };
+    const readme = blocksOf([run("Features:", 10, 100, mono), run("- reads PDF and TIFF files", 10, 112, mono), run("- writes one CSV file per invoice", 10, 124, mono)]);
+    expect(readme.map((b) => b.kind)).toEqual(["code", "list", "list"]);
+    const headings = blocksOf([
+      run("A. Queueing models", 50, 100, { italic: true }),
+      run("Queueing models of web servers go back to the early work on time-sharing.", 50, 112, { x1: 400 }),
+      run("B. Measurement studies", 50, 136, { italic: true }),
+      run("Measurement studies report heavy tails in service times and bursts of load.", 50, 148, { x1: 400 }),
+    ]);
+    expect(headings.filter((b) => b.kind === "list")).toEqual([]);
   });
 
   it("ends a table of contents' entry at its page number", () => {

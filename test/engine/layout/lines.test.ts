@@ -138,6 +138,25 @@ describe("buildLines: notes and items numbered in a stack", () => {
   });
 });
 
+describe("buildLines: what numbered notes and form rows are not", () => {
+  it("cuts numbered lines (a listing's, a pleading's) and a table's row numbers from their text", () => {
+    const small = [1, 2, 3, 4, 5, 6].flatMap((n) => [run(String(n), 40, 100 + 12 * n, { x1: 44, fontSize: 7, y1: 107 + 12 * n }), run(`line ${n} of the pleading that goes on here`, 70, 100 + 12 * n)]);
+    expect(buildLines(small).map((l) => l.text).filter((t) => /^\d /.test(t))).toEqual([]);
+    const numbered = [1, 2, 3, 4, 5].flatMap((n) => [run(String(n), 40, 100 + 12 * n, { x1: 45 }), run(`plaintiff alleges the defendant entered line ${n}`, 70, 100 + 12 * n)]);
+    expect(buildLines(numbered).map((l) => l.text).filter((t) => /^\d /.test(t))).toEqual([]);
+    const table = [1, 2].flatMap((n) => [run(String(n), 40, 100 + 14 * n, { x1: 45 }), run("Replace the pump in the basement", 70, 100 + 14 * n), run("400.00", 300, 100 + 14 * n)]);
+    expect(buildLines(table).map((l) => l.text)).toEqual(["1", "Replace the pump in the basement", "400.00", "2", "Replace the pump in the basement", "400.00"]);
+  });
+
+  it("keeps two columns of prose apart when lines of the left one end in colons", () => {
+    const runs: TextRun[] = [];
+    const left = ["We model arrivals at each server as a", "Poisson process, its rate estimated", "as follows:", "first we count the requests in each hour", "of the previous week and divide by its", "length, which gives the rate we show in the", "result below:", "the mean grows without bound as the load"];
+    left.forEach((t, k) => runs.push(run(t, 50, 100 + 12 * k, { x1: 50 + 4.6 * t.length }), run(`second column line ${k} with words that run on`, 300, 100 + 12 * k)));
+    const lines = buildLines(runs).map((l) => l.text);
+    expect(lines.filter((t) => t.includes("second column") && !t.startsWith("second column"))).toEqual([]);
+  });
+});
+
 describe("buildLines: tables of contents", () => {
   it("keeps each entry's page number on its line, with dot leaders or without", () => {
     const runs = [run("1 Getting started", 50, 100, { bold: true }), run("2", 395, 100, { x1: 400 })];

@@ -328,6 +328,16 @@ describe("findAlignedTables: beside prose, headers, bars", () => {
     expect(t.cells.filter((c) => c.row === 5).map((c) => c.text)).toEqual(["/v1/teams", "PUT", "Replaces the member list of the project with the list given in the request body, sending an invitation to every new member.", "20/min"]);
   });
 
+  it("leaves a note under a borderless table out of it", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    const rows = [["Region", "Office", "Sales"], ["North", "Leeds", "1,240"], ["South", "Brighton", "980"], ["East", "Norwich", "1,105"]];
+    const runs = rows.flatMap((r, k) => r.map((c, j) => run(c, 50 + 90 * j, 100 + 14 * k)));
+    runs.push(run("* Estimated.", 50, 156));
+    const { tables, used } = findAlignedTables(buildLines(runs));
+    expect(tables.map((t) => t.rows)).toEqual([4]);
+    expect([...used].some((l) => l.text === "* Estimated.")).toBe(false);
+  });
+
   it("reads a bar an OCR engine read between cells as a rule; a text layer's bar is text", async () => {
     const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
     // An OCR layer reads a drawn rule as "|", 0.6 em from the words either side.
