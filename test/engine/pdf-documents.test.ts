@@ -69,6 +69,13 @@ describe.skipIf(missing("pdflatex", "pdftotext"))("pdf: a LaTeX report (contents
     expect(entries.map((e) => e.text.replace(/(?:\s*\.){3,}\s*/, " … ").replace(/\d+$/, "N"))).toEqual(["1.1 Design goals … N", "1.2 Components … N", "2.1 Parameters … N", "2.2 Recovery … N", "3.1 Merging … N"]);
   });
 
+  it("reads each chapter's label and title as one heading, its sections under it", () => {
+    const titles = ofType(doc, "Title").filter((e) => e.page > 1);
+    expect(titles.map((e) => e.text).filter((t) => /^Chapter/.test(t))).toEqual(["Chapter 1 Architecture Overview", "Chapter 2 The Write Path", "Chapter 3 Compaction"]);
+    const level = (text: string) => titles.find((e) => e.text === text)?.headingLevel;
+    expect(level("1.1 Design goals")).toBeGreaterThan(level("Chapter 1 Architecture Overview")!);
+  });
+
   it("takes every chapter's running head for a Header, however few pages the chapter has", () => {
     const heads = doc.elements.filter((e) => /^CHAPTER \d\./.test(e.text));
     expect(heads.length).toBeGreaterThanOrEqual(4);

@@ -58,6 +58,7 @@ export function finishDocument(pages: readonly PageLayout[], outline: readonly O
   markRunning(pages, marginShare);
   joinTableHeads(pages);
   markHeadings(pages, outline);
+  joinChapterLabels(pages);
   // Numbered headings started out as list items: levels again, without them.
   for (const p of pages) assignListLevels(p.blocks);
   for (const p of pages) {
@@ -290,6 +291,47 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
       level = under > 0 ? under + 1 : styles.indexOf(key) + 1;
     }
     b.headingLevel = Math.min(level, 9);
+  }
+}
+
+/** A chapter's label set on a line of its own: `Chapter 1`, `PART II`, `Appendix A`. */
+const CHAPTER_LABEL = /^(?:chapter|part|appendix|book|section|chapitre|kapitel|cap[ií]tulo)\s+(?:\d{1,3}|[IVXLC]{1,7}|[A-Z])\.?$/i;
+
+/**
+ * A chapter's label over its title (LaTeX's report and book classes, Word's chapter
+ * styles: `Chapter 1` and, larger, `Architecture Overview` under it) is one heading:
+ * `Chapter 1 Architecture Overview`, at the title's level, so the chapter's sections
+ * sit under it and the label under nothing else.
+ */
+function joinChapterLabels(pages: readonly PageLayout[]): void {
+  const gone = new Set<number>();
+  for (const p of pages) {
+    for (let i = 0; i + 1 < p.blocks.length; i++) {
+      const label = p.blocks[i]!;
+      const title = p.blocks[i + 1]!;
+      if (label.kind !== "title" || title.kind !== "title" || !CHAPTER_LABEL.test(label.text.trim())) continue;
+      const em = Math.max(label.fontSize, title.fontSize);
+      if (title.y0 < label.y1 - 1 || title.y0 - label.y1 > 3 * em || title.x1 < label.x0 || title.x0 > label.x1) continue;
+      title.text = `${label.text.trim()} ${title.text}`;
+      if (label.chars && title.chars) {
+        const gap = { text: " ", x0: label.x1, x1: label.x1, y0: label.y0, y1: label.y1, confidence: 1 };
+        title.chars = [...label.chars, gap, ...title.chars];
+      }
+      title.lineCount = lineCount(label) + lineCount(title);
+      title.lines = [...label.lines, ...title.lines];
+      title.x0 = Math.min(label.x0, title.x0);
+      title.x1 = Math.max(label.x1, title.x1);
+      title.y0 = label.y0;
+      p.blocks.splice(i, 1);
+      if (label.headingLevel !== undefined) gone.add(label.headingLevel);
+    }
+  }
+  // Levels only the labels held close up: the chapter's sections come right under it.
+  const titles = pages.flatMap((p) => p.blocks.filter((b) => b.kind === "title"));
+  for (const b of titles) gone.delete(b.headingLevel ?? 0);
+  // Deepest first, so each level still means what it did when it is closed up.
+  for (const level of [...gone].sort((a, b) => b - a)) {
+    for (const b of titles) if (b.headingLevel !== undefined && b.headingLevel > level) b.headingLevel--;
   }
 }
 

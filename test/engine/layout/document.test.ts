@@ -61,6 +61,21 @@ describe("finishDocument", () => {
     ]);
   });
 
+  it("joins a chapter's label to the title under it, one heading at the title's level", () => {
+    const p = page(1, [
+      run("Chapter 1", 50, 100, { fontSize: 20, bold: true }),
+      run("Architecture Overview", 50, 140, { fontSize: 24, bold: true }),
+      run("1.1 Design goals", 50, 200, { fontSize: 14, bold: true }),
+      run("Body text of the section, long enough to set the body size of the page.", 50, 230),
+    ]);
+    const laid = finishDocument([p]);
+    expect(laid.filter((l) => l.block.kind === "title").map((l) => [l.block.text, l.block.headingLevel])).toEqual([
+      ["Chapter 1 Architecture Overview", 1],
+      ["1.1 Design goals", 2],
+    ]);
+    expect(laid[0]!.block.y0).toBe(100 - 0);
+  });
+
   it("does not take a pull quote set large for a heading", () => {
     const p = page(1, [
       run("The vote", 50, 50, { fontSize: 16, bold: true }),
