@@ -174,6 +174,7 @@ const WHITESPACE = /^\s+$/;
 // U+0088). They are no text, and a NUL would be refused by PostgreSQL's text and jsonb:
 // the glyph is read as blank space, as poppler drops it.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const CONTROL_IN = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Walks the operator list of one page; `base` maps user space to display space. */
 export function walkOperators(fnArray: readonly number[], argsArray: readonly unknown[], base: Matrix, options: WalkOptions): Walked {
@@ -347,7 +348,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       // to them in reading order, but runs stay in drawing order (left to right) until the
       // line's bidi pass (layout/bidi.ts) reverses them: put them in drawing order too.
       if (!plain && u.length > 1 && RTL_GLYPH.test(u)) u = [...u].reverse().join("");
-      if (!plain) u = u.replace(CONTROL, "");
+      if (!plain && (u.length === 1 ? code < 32 || (code >= 0x7f && code <= 0x9f) : CONTROL_IN.test(u))) u = u.replace(CONTROL, "");
       textChars += u.length;
       // `isSpace` is about char code 32 (where word spacing applies), not the text: a
       // subset font may map code 32 to any letter. Whitespace is judged by unicode.

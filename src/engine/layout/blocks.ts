@@ -131,8 +131,15 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
 const BARE_NUMBER = /^\d{1,3}$/;
 /** Five dots or more, or two ellipses: a dot leader. */
 const TOC_LEADER = /(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,}/;
-/** Whether a text may hold a dot leader (a cheap test before {@link TOC_ENTRY_END}). */
-const hasDots = (text: string): boolean => text.includes("..") || text.includes(". .") || text.includes("\u2026") || text.includes("\u00b7");
+/**
+ * Whether a text may end a table of contents' entry, a cheap test before
+ * {@link TOC_ENTRY_END}: it ends in a figure or a roman numeral's letter, and holds dots.
+ */
+const hasDots = (text: string): boolean => {
+  const c = text.charCodeAt(text.length - 1);
+  const end = (c >= 48 && c <= 57) || "ivxlcIVXLC".includes(text[text.length - 1] ?? "-");
+  return end && (text.includes("..") || text.includes(". .") || text.includes("\u2026") || text.includes("\u00b7"));
+};
 /** A table of contents' entry ending: a dot leader to its page number. */
 const TOC_ENTRY_END = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
 
