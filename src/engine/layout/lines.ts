@@ -450,6 +450,9 @@ function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
       const lined: Gap[] = [g];
       let lo = g.from;
       let hi = g.to;
+      // Rows with text on one side only, right against the strip: a box of text beside a
+      // column, its lines set at another pitch than the column's (LibreOffice's frames).
+      let hugging = 0;
       for (const dir of [1, -1]) {
         for (let j = k + dir, seen = 0; j >= 0 && j < rows.length && seen < GUTTER_REACH; j += dir, seen++) {
           const other = rows[j]!;
@@ -460,8 +463,9 @@ function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
             if (!h.code && width >= bestWidth) [best, bestWidth] = [h, width];
           }
           if (!best) {
-            if (!other.runs.some((r) => r.x1 > lo && r.x0 < hi)) continue; // nothing there: no say
-            break; // text across the strip: the gutter ends here
+            if (other.runs.some((r) => r.x1 > lo && r.x0 < hi)) break; // text across the strip: the gutter ends here
+            if (other.runs.some((r) => Math.abs(r.x1 - lo) <= g.size || Math.abs(r.x0 - hi) <= g.size)) hugging++;
+            continue; // nothing there: no say
           }
           lo = Math.max(lo, best.from);
           hi = Math.min(hi, best.to);
@@ -475,7 +479,7 @@ function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
       const strong = lined.filter((h) => seeds.has(h));
       const left = strong.filter((h) => h.from >= lo - g.size).length;
       const right = strong.filter((h) => h.to <= hi + g.size).length;
-      if (lined.length < GUTTER_ROWS || strong.length < 2 || Math.min(left, right) < 1 || Math.max(left, right) < 2) continue;
+      if (lined.length + Math.min(hugging, 1) < GUTTER_ROWS || (lined.length < GUTTER_ROWS && hugging < 2) || strong.length < 2 || Math.min(left, right) < 1 || Math.max(left, right) < 2) continue;
       for (const h of lined) out.add(h);
     }
   }

@@ -157,6 +157,29 @@ describe("buildLines: what numbered notes and form rows are not", () => {
   });
 });
 
+describe("buildLines: a text box beside a column", () => {
+  it("cuts at a narrow gutter that body rows and the box's rows, at another pitch, share only in part", () => {
+    // LibreOffice: a frame 0.85 em right of justified body text; three rows share a
+    // baseline, then the box's lines fall between the body's.
+    const body = (t: string, top: number) => run(t, 56.8, top, { x1: 373.5, fontSize: 11, y1: top + 11 });
+    const box = (t: string, top: number) => run(t, 382.7, top, { x1: 382.7 + 5 * t.length, fontSize: 11, y1: top + 11 });
+    const runs = [
+      body("Access to customer records is granted on the principle of least privilege", 80),
+      box("Report an incident", 80),
+      body("and is reviewed every quarter by the data owner together with the", 93.3),
+      box("Call the Service Desk on 0800 123", 93.3),
+      body("information security team. Managers must confirm that each member of", 106.6),
+      box("456 or email", 106.6),
+      box("security@example.com at any", 119.9),
+      body("staff still needs the access they hold, and any access that is no longer", 125.9),
+      box("time, day or night.", 133.2),
+      body("required must be removed within five working days. Exceptions to this", 141.1),
+    ];
+    const lines = buildLines(runs).map((l) => l.text);
+    expect(lines.filter((t) => t.includes("Report") || t.includes("Call") || t.includes("456"))).toEqual(["Report an incident", "Call the Service Desk on 0800 123", "456 or email"]);
+  });
+});
+
 describe("buildLines: tables of contents", () => {
   it("keeps each entry's page number on its line, with dot leaders or without", () => {
     const runs = [run("1 Getting started", 50, 100, { bold: true }), run("2", 395, 100, { x1: 400 })];
