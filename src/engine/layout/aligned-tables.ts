@@ -1,7 +1,7 @@
 import { isCaption } from "./captions.js";
 import { buildLines } from "./lines.js";
 import { alignedTable } from "./tables.js";
-import { FIGURE, type GridCell, type GridTable, type Line, type TextRun } from "./types.js";
+import { FIGURE, type GridCell, type GridTable, type Line, type Rect, type TextRun } from "./types.js";
 
 /** Tuning for {@link findAlignedTables}. */
 export interface AlignedTableOptions {
@@ -9,6 +9,11 @@ export interface AlignedTableOptions {
   minRows?: number;
   /** Fewest columns. @default 3 */
   minCols?: number;
+  /**
+   * Boxes the page draws (panels, cards): a table whose every column stands in a box of
+   * its own is a row of cards side by side, read card by card. @default []
+   */
+  panels?: readonly Rect[];
 }
 
 /**
@@ -49,7 +54,32 @@ export function findAlignedTables(lines: readonly Line[], options: AlignedTableO
       found = [...clean, ...more];
     }
   }
+  const panels = options.panels ?? [];
+  if (panels.length >= 2) found = found.filter((f) => !cardRow(f.table, panels));
   return { tables: found.map((f) => f.table), used: new Set(found.flatMap((f) => f.lines)) };
+}
+
+/**
+ * Whether each column of `table` stands in a drawn box of its own (a feature grid's or a
+ * price list's cards): the box holds the centre of the column's every cell with text, and
+ * no other column's.
+ */
+function cardRow(table: GridTable, panels: readonly Rect[]): boolean {
+  const seen = new Set<Rect>();
+  for (let col = 1; col <= table.cols; col++) {
+    const cells = table.cells.filter((c) => c.col === col && c.colSpan === 1 && c.text.trim() !== "");
+    if (cells.length === 0) return false;
+    const holds = (p: Rect): boolean =>
+      cells.every((c) => {
+        const cx = (c.x0 + c.x1) / 2;
+        const cy = (c.y0 + c.y1) / 2;
+        return cx >= p.x0 && cx <= p.x1 && cy >= p.y0 && cy <= p.y1;
+      });
+    const panel = panels.find(holds);
+    if (!panel || seen.has(panel)) return false;
+    seen.add(panel);
+  }
+  return true;
 }
 
 /** A table and the line segments it took. */

@@ -65,7 +65,7 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   const { figures, used: labels } = findFigures(content.drawings ?? [], all, page, tables);
   const lines = labels.size ? all.filter((l) => !labels.has(l)) : all;
   // Tables without rules, from column alignment of the remaining lines.
-  const aligned = findAlignedTables(lines);
+  const aligned = findAlignedTables(lines, { panels: content.drawings ?? [] });
   tables.push(...aligned.tables);
   const blocks = buildBlocks(aligned.used.size ? lines.filter((l) => !aligned.used.has(l)) : lines, { keepLineEndHyphens: options.keepLineEndHyphens === true });
   classifyBlocks(blocks);

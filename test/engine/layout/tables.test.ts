@@ -328,6 +328,21 @@ describe("findAlignedTables: beside prose, headers, bars", () => {
     expect(t.cells.filter((c) => c.row === 5).map((c) => c.text)).toEqual(["/v1/teams", "PUT", "Replaces the member list of the project with the list given in the request body, sending an invitation to every new member.", "20/min"]);
   });
 
+  it("reads a row of cards, each column in a drawn box of its own, as no table", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    const cards = [
+      ["Starter", "$9/month", "1 user", "10 projects"],
+      ["Pro", "$29/month", "10 users", "Unlimited projects"],
+      ["Enterprise", "$99/month", "Unlimited users", "SSO and audit logs"],
+    ];
+    const runs = cards.flatMap((card, c) => card.map((text, r) => run(text, 60 + 170 * c, 100 + 16 * r)));
+    const panels = cards.map((_, c) => ({ x0: 50 + 170 * c, y0: 90, x1: 210 + 170 * c, y1: 170 }));
+    expect(findAlignedTables(buildLines(runs)).tables.map((t) => [t.rows, t.cols])).toEqual([[4, 3]]);
+    expect(findAlignedTables(buildLines(runs), { panels }).tables).toEqual([]);
+    // One panel behind the whole table (a shaded table) keeps it a table.
+    expect(findAlignedTables(buildLines(runs), { panels: [{ x0: 40, y0: 90, x1: 560, y1: 170 }, { x0: 0, y0: 0, x1: 10, y1: 10 }] }).tables).toHaveLength(1);
+  });
+
   it("leaves a note under a borderless table out of it", async () => {
     const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
     const rows = [["Region", "Office", "Sales"], ["North", "Leeds", "1,240"], ["South", "Brighton", "980"], ["East", "Norwich", "1,105"]];
