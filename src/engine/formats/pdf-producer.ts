@@ -12,4 +12,5 @@ export function writerHyphenates(info: { Producer?: unknown; Creator?: unknown }
 }
 
 /** Writers that leave words whole unless told to hyphenate. */
-const NO_HYPHENATION = /Skia\/PDF|Chromium|HeadlessChrome|wkhtmltopdf|\bQt\b|LibreOffice|OpenOffice|Microsoft.{0,12}(?:Word|Excel|PowerPoint|Office)|ReportLab|Google Docs/i;
+const NO_HYPHENATION =
+  /Skia\/PDF|Chromium|HeadlessChrome|Firefox|Safari|TextEdit|wkhtmltopdf|\bQt\b|WeasyPrint|Prince|LibreOffice|OpenOffice|Microsoft.{0,12}(?:Word|Excel|PowerPoint|Office|Print To PDF)|PDFMaker.{0,20}(?:Word|Excel|PowerPoint)|WPS|ReportLab|Google Docs|mPDF|dompdf|TCPDF|iText|PDFsharp|Apache FOP/i;

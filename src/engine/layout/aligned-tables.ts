@@ -14,6 +14,8 @@ export interface AlignedTableOptions {
    * its own is a row of cards side by side, read card by card. @default []
    */
   panels?: readonly Rect[];
+  /** Keep a hyphen at a cell's line end (a writer that does not hyphenate). @default false */
+  keepLineEndHyphens?: boolean;
 }
 
 /**
@@ -115,7 +117,7 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
     }
     // A line alone at the run's end is a cell going on only when it carries on an open
     // sentence; else it is what follows the table (a note, `* Estimated.`).
-    while (j > i && rows[j]!.length === 1 && !carriesOn(rows[j - 1]!, rows[j]![0]!)) j--;
+    while (j > i && rows[j]!.length === 1 && !carriesOn(rows.slice(i, j), rows[j]![0]!)) j--;
     const run = rows.slice(i, j + 1);
     // The row above may be the header; a header cell wrapped onto two lines or three
     // (`Rate` / `limit`, the one-line cells beside it centred between) leaves a few rows
@@ -130,19 +132,31 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
     // every piece is a long run of words, where a table's rows have a short cell.
     const full = run.filter((r) => r.length >= 2);
     if (full.filter((r) => r.every(long)).length >= 0.6 * full.length) continue;
-    const table = tableOf(segs);
+    const keep = options.keepLineEndHyphens === true;
+    const table = tableOf(segs, keep);
     if (!table || table.cols < minCols) continue;
-    const headed = head && withHeader(head, run, table);
+    const headed = head && withHeader(head, run, table, keep);
     out.push(head && headed ? { table: headed, lines: [...head, ...segs] } : { table, lines: segs });
     taken = j;
   }
   return out;
 }
 
-/** Whether `line` goes on with the sentence of the piece of `row` it starts under. */
-function carriesOn(row: readonly Line[], line: Line): boolean {
+/**
+ * Whether `line`, alone under the run's `rows`, is a cell of the last row going on: under
+ * a column other than the first, or closer than the rows stand to each other, or carrying
+ * on an open sentence (a note under a table starts at its left edge, a row's distance or
+ * more below it).
+ */
+function carriesOn(rows: readonly (readonly Line[])[], line: Line): boolean {
+  const row = rows[rows.length - 1]!;
   const cell = row.find((c) => Math.abs(c.x0 - line.x0) <= line.fontSize);
-  return cell !== undefined && !/[.!?:;]$/.test(cell.text.trimEnd()) && /^\p{Ll}/u.test(line.text);
+  if (!cell) return false;
+  const left = Math.min(...rows.flat().map((c) => c.x0));
+  if (cell.x0 > left + line.fontSize) return true;
+  const pitches = rows.slice(1).map((r, k) => gap(rows[k]!, r)).filter((g) => g > 0);
+  if (pitches.length && gap(row, [line]) < 0.7 * Math.min(...pitches)) return true;
+  return !/[.!?:;]$/.test(cell.text.trimEnd()) && /^\p{Ll}/u.test(line.text);
 }
 
 /**
@@ -165,14 +179,14 @@ function wrapsIn(row: readonly Line[], line: Line): boolean {
  * table's, is no caption (`Table 2: Costs`), and, cut at the table's gaps, fills two cells
  * or more and keeps the table's columns.
  */
-function withHeader(head: readonly Line[], run: readonly Line[][], table: GridTable): GridTable | undefined {
+function withHeader(head: readonly Line[], run: readonly Line[][], table: GridTable, keep: boolean): GridTable | undefined {
   const first = run[0]!;
   if (gap(head, first) > 1.6 * rowSize(head) || rowSize(head) > 1.15 * rowSize(first)) return undefined;
   // A header's last cell may stand out past a column of short figures (`Staff` over `40`).
   const lastCol = table.cells.filter((c) => c.col === table.cols && c.text.trim() !== "");
   const past = lastCol.length > 0 && lastCol.every((c) => FIGURE.test(c.text.trim())) ? 3 : 1;
   if (head.some((l) => l.x0 < table.x0 - l.fontSize || l.x1 > table.x1 + past * l.fontSize || isCaption(l.text))) return undefined;
-  const headed = tableOf([...head, ...run.flat()]);
+  const headed = tableOf([...head, ...run.flat()], keep);
   if (headed && headed.cols === table.cols && headed.rows === table.rows + 1) return headed.cells.filter((c) => c.row === 1 && c.text !== "").length >= 2 ? headed : undefined;
   return headerCut(head, table);
 }
@@ -236,14 +250,14 @@ function rowsOf(lines: readonly Line[]): Line[][] {
 }
 
 /** The table read from these line segments by their alignment, if they make one. */
-function tableOf(segs: readonly Line[]): GridTable | undefined {
+function tableOf(segs: readonly Line[], keep: boolean): GridTable | undefined {
   const region = {
     x0: Math.min(...segs.map((s) => s.x0)) - 1,
     x1: Math.max(...segs.map((s) => s.x1)) + 1,
     y0: Math.min(...segs.map((s) => s.y0)) - 1,
     y1: Math.max(...segs.map((s) => s.y1)) + 1,
   };
-  return alignedTable(region, [], segs.flatMap((s) => s.runs), new Set<TextRun>());
+  return alignedTable(region, [], segs.flatMap((s) => s.runs), new Set<TextRun>(), keep);
 }
 
 const rowSize = (row: readonly Line[]): number => Math.max(...row.map((l) => l.fontSize));

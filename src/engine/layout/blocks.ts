@@ -66,7 +66,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
       /^\s*[-*]\s/.test(line.text) &&
       active.some((b) => {
         const last = b.lines[b.lines.length - 1]!;
-        const code = b.lines.length >= 2 || /[{}()\[\];=<>]|^\s*[\w.-]+:\s+\S/.test(last.text);
+        const code = b.lines.length >= 2 || line.x0 > last.x0 + 0.3 * line.fontSize || /[{}()\[\];=<>]|^\s*[\w.-]+:\s+\S/.test(last.text);
         return b.mono && b.kind !== "list" && code && !proseLike(last.text) && line.y0 - last.y1 <= maxCodeGapEm * line.fontSize && line.y0 >= last.y0 && overlap(line.x0, line.x1, b.x0, b.x1) > 0;
       });
     const startsList = (LIST_MARKER.test(line.text) && !inListing()) || numbered.has(line);
@@ -167,7 +167,8 @@ function sequenceItems(lines: readonly Line[]): Set<Line> {
     // A short lettered line over a longer one at its place is a heading over its text
     // (`A. Queueing models`, IEEE's subsections).
     const under = lines[at + 1];
-    if (m && under && !/[.!?:;]$/.test(line.text.trimEnd()) && !LETTER_ITEM.test(under.text) && Math.abs(under.x0 - line.x0) <= 0.5 * line.fontSize && under.x1 > line.x1 + 4 * line.fontSize && under.y0 > line.y0) return;
+    const styled = (l: Line): string => `${l.bold}|${Math.round(l.fontSize)}|${l.runs.filter((r) => r.italic).length * 2 > l.runs.length}`;
+    if (m && under && styled(line) !== styled(under) && !/[.!?:;]$/.test(line.text.trimEnd()) && !LETTER_ITEM.test(under.text) && Math.abs(under.x0 - line.x0) <= 0.5 * line.fontSize && under.x1 > line.x1 + 4 * line.fontSize && under.y0 > line.y0) return;
     if (m && num) found.push({ line, n: m[1]!.charCodeAt(0), letter: true, ...(num.text.trim() === `${m[1]}.` && words ? { text: words.x0 } : {}), at });
   });
   if (found.length < 2) return items;
@@ -215,7 +216,8 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
     const mark = marker?.text.trim() ?? "";
     const tabbed = !rtl && marker && words && words.x0 - marker.x1 >= 0.8 * fs && (BARE_NUMBER.test(mark) || LIST_MARKER.exec(`${mark} `)?.[0].trimEnd() === mark);
     // (An item whose lines wrap back to the margin has them run on from an open sentence.)
-    const done = endsSentence(last) || /^\p{Lu}/u.test(line.text) || (columnEnd !== undefined && endOf(last, rtl) < columnEnd(rtl) - 4 * fs);
+    const short = columnEnd !== undefined && endOf(last, rtl) < columnEnd(rtl) - 4 * fs;
+    const done = endsSentence(last) || ((/^\p{Lu}/u.test(line.text) || short) && !OPEN_END.test(last.text));
     return start < startOf(first, rtl) - 0.5 * fs || (tabbed === true && start < words.x0 - fs && done);
   }
   // A table of contents' entry ends at its page number: the next line is the next entry.
@@ -223,11 +225,7 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
   // First-line indent of a new paragraph, unless the block is one full line whose
   // sentence runs on: a hanging indent (a bibliography entry, a description list's item).
   if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs) {
-    const tail = last.text.trimEnd();
-    const full = (l: Line): boolean => columnEnd !== undefined && endOf(l, rtl) >= columnEnd(rtl) - 2 * fs;
-    // After a colon only a line as wide as the column runs on: a quotation set in under
-    // `in the words of the minutes:` is indented on the right too.
-    const runsOn = b.lines.length === 1 && !FULL_STOP.test(tail) && full(last) && (!TERMINAL_COLON.test(tail) || full(line));
+    const runsOn = b.lines.length === 1 && !FULL_STOP.test(last.text.trimEnd()) && columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - 2 * fs;
     return !runsOn;
   }
   // A form's rows (`Label:⇥value`, the values at one tab stop) are a paragraph each, the
@@ -254,6 +252,9 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
   }
   return false;
 }
+
+/** A line ending in a word no sentence ends with (`… to the` / `Landlord by standing order`). */
+const OPEN_END = /\b(?:the|a|an|of|to|and|or|in|on|for|with|by|at|from|that|which|as|is|are|be|this|its|their|our|your)\s*$/i;
 
 /** A line leading into what follows it (`Supplier details:`). */
 const TERMINAL_COLON = /[:：]\s*$/;

@@ -294,6 +294,8 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
   }
 }
 
+/** A section's number opening a heading: `A.1`, `3.2`, `2`. */
+const SECTION_START = /^(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*\.?\s/;
 /** A chapter's label set on a line of its own: `Chapter 1`, `PART II`, `Appendix A`. */
 const CHAPTER_LABEL = /^(?:chapter|part|appendix|book|section|chapitre|kapitel|cap[ií]tulo)\s+(?:\d{1,3}|[IVXLC]{1,7}|[A-Z])\.?$/i;
 
@@ -310,6 +312,9 @@ function joinChapterLabels(pages: readonly PageLayout[]): void {
       const label = p.blocks[i]!;
       const title = p.blocks[i + 1]!;
       if (label.kind !== "title" || title.kind !== "title" || !CHAPTER_LABEL.test(label.text.trim())) continue;
+      // The chapter's own title: no smaller than its label, not a numbered section of it
+      // (`Appendix A` over `A.1 Raw data`) nor another label.
+      if (title.fontSize < label.fontSize - 0.5 || SECTION_START.test(title.text) || CHAPTER_LABEL.test(title.text.trim())) continue;
       const em = Math.max(label.fontSize, title.fontSize);
       if (title.y0 < label.y1 - 1 || title.y0 - label.y1 > 3 * em || title.x1 < label.x0 || title.x0 > label.x1) continue;
       title.text = `${label.text.trim()} ${title.text}`;

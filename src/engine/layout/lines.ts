@@ -311,7 +311,9 @@ function labelledValue(rows: readonly Row[], k: number, labels: (k: number) => n
   let labelled = 0;
   for (let j = Math.max(0, k - 8); j <= Math.min(rows.length - 1, k + 8); j++) {
     const other = rows[j]!.runs;
-    if (other.some((r, i) => i > 0 && Math.abs(r.x0 - x) <= 2)) starts++;
+    // Rows in two pieces, the second at the value's place (a table's rows have more).
+    const at = other.findIndex((r, i) => i > 0 && Math.abs(r.x0 - x) <= 2);
+    if (at > 0 && rows[j]!.gaps.filter((g) => g.em >= 1).length === 1) starts++;
     const end = labels(j);
     if (end <= 0 || Math.abs(other[end]!.x0 - x) > 2 || Math.abs(other[0]!.x0 - left) > 2) continue;
     labelled++;
@@ -362,11 +364,12 @@ function countsOn(rows: readonly Row[], k: number): boolean {
   const own = rowNumber(rows, k);
   if (own === undefined) return false;
   const x = rows[k]!.runs[0]!.x0;
-  // Five rows numbered one after another are numbered lines, not notes.
-  let run = 1;
-  for (let j = k - 1; j >= 0 && run < 5 && rowNumber(rows, j)?.n === own.n - (k - j); j--) run++;
-  for (let j = k + 1; j < rows.length && run < 5 && rowNumber(rows, j)?.n === own.n + (j - k); j++) run++;
-  if (run >= 5) return false;
+  // Five rows numbered one after another, one of them going on in mid-sentence, are
+  // numbered lines (a pleading's), not notes (each a sentence from a capital).
+  const numbered = [k];
+  for (let j = k - 1; j >= 0 && numbered.length < 5 && rowNumber(rows, j)?.n === own.n - (k - j); j--) numbered.push(j);
+  for (let j = k + 1; j < rows.length && numbered.length < 5 && rowNumber(rows, j)?.n === own.n + (j - k); j++) numbered.push(j);
+  if (numbered.length >= 5 && numbered.some((j) => !/^\p{Lu}/u.test(rows[j]!.runs[1]!.text))) return false;
   for (let j = Math.max(0, k - 4); j <= Math.min(rows.length - 1, k + 4); j++) {
     if (j === k || Math.abs(rows[j]!.runs[0]!.x0 - x) > 1.5) continue;
     const other = rowNumber(rows, j);

@@ -54,7 +54,7 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   // Bullets drawn as shapes, or misread by OCR, become marker characters before anything reads them.
   const read = ocrBullets(content.runs);
   const runs = content.bullets?.length ? [...read, ...bulletRuns(content.bullets, read)] : read;
-  const found = findTables(content.segments ?? [], runs, page);
+  const found = findTables(content.segments ?? [], runs, page, { keepLineEndHyphens: options.keepLineEndHyphens === true });
   // A chart's gridlines read as a sparse ruled table: its text goes back to the chart.
   const charts = content.drawings?.length ? chartGrids(found.tables, content.drawings) : new Set<GridTable>();
   const tables = charts.size ? found.tables.filter((t) => !charts.has(t)) : found.tables;
@@ -65,7 +65,7 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   const { figures, used: labels } = findFigures(content.drawings ?? [], all, page, tables);
   const lines = labels.size ? all.filter((l) => !labels.has(l)) : all;
   // Tables without rules, from column alignment of the remaining lines.
-  const aligned = findAlignedTables(lines, { panels: content.drawings ?? [] });
+  const aligned = findAlignedTables(lines, { panels: content.drawings ?? [], keepLineEndHyphens: options.keepLineEndHyphens === true });
   tables.push(...aligned.tables);
   const blocks = buildBlocks(aligned.used.size ? lines.filter((l) => !aligned.used.has(l)) : lines, { keepLineEndHyphens: options.keepLineEndHyphens === true });
   classifyBlocks(blocks);

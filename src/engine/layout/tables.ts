@@ -7,6 +7,8 @@ import { isCjk, splitRunAt, type GridCell, type GridTable, type Line, type Rect,
 export interface TableOptions {
   /** Ignore pages with more ruling segments than this (hatching, charts). @default 3000 */
   maxSegments?: number;
+  /** Keep a hyphen at a cell's line end (a writer that does not hyphenate). @default false */
+  keepLineEndHyphens?: boolean;
 }
 
 /** Tables found on a page and the runs they took. */
@@ -23,7 +25,7 @@ export interface TableResult {
  * rules of one width, booktabs style) get their columns from text alignment instead.
  */
 export function findTables(segmentsIn: readonly Segment[], runs: readonly TextRun[], page: Rect, options: TableOptions = {}): TableResult {
-  const { maxSegments = 3000 } = options;
+  const { maxSegments = 3000, keepLineEndHyphens: keep = false } = options;
   const used = new Set<TextRun>();
   const tables: GridTable[] = [];
   if (segmentsIn.length < 3 || segmentsIn.length > maxSegments) return { tables, used };
@@ -49,7 +51,7 @@ export function findTables(segmentsIn: readonly Segment[], runs: readonly TextRu
     const cv = cluster.filter((s) => !s.horizontal);
     if (cv.length === 0 && ch.length === 1) lonely.push(ch[0]!);
     if (ch.length < 2 || cv.length < 2) continue;
-    const table = gridTable(ch, cv, runs, used);
+    const table = gridTable(ch, cv, runs, used, keep);
     if (table) tables.push(table);
   }
   // Booktabs: horizontal rules of the same extent, no verticals, one under the other
@@ -60,7 +62,7 @@ export function findTables(segmentsIn: readonly Segment[], runs: readonly TextRu
     if (taken.has(a)) continue;
     const group = lonely.filter((s) => !taken.has(s) && s.at >= a.at && Math.abs(s.from - a.from) < 3 && Math.abs(s.to - a.to) < 3);
     for (const s of group) taken.add(s);
-    ruledTables(group, runs, page, used, tables);
+    ruledTables(group, runs, page, used, tables, keep);
   }
   return { tables, used };
 }
@@ -70,7 +72,7 @@ export function findTables(segmentsIn: readonly Segment[], runs: readonly TextRu
  * read as one, else split where they lie furthest apart (two tables of a column's width
  * with prose between them), each part of three rules or more tried again.
  */
-function ruledTables(rules: readonly Segment[], runs: readonly TextRun[], page: Rect, used: Set<TextRun>, out: GridTable[]): void {
+function ruledTables(rules: readonly Segment[], runs: readonly TextRun[], page: Rect, used: Set<TextRun>, out: GridTable[], keep: boolean): void {
   if (rules.length < 3) return;
   const first = rules[0]!;
   const region: Rect = { x0: first.from, x1: first.to, y0: first.at, y1: rules[rules.length - 1]!.at };
@@ -80,6 +82,7 @@ function ruledTables(rules: readonly Segment[], runs: readonly TextRun[], page: 
       rules.map((s) => s.at),
       runs,
       used,
+      keep,
     );
     if (table) {
       out.push(table);
@@ -88,11 +91,11 @@ function ruledTables(rules: readonly Segment[], runs: readonly TextRun[], page: 
   }
   let cut = 1;
   for (let i = 2; i < rules.length; i++) if (rules[i]!.at - rules[i - 1]!.at > rules[cut]!.at - rules[cut - 1]!.at) cut = i;
-  ruledTables(rules.slice(0, cut), runs, page, used, out);
-  ruledTables(rules.slice(cut), runs, page, used, out);
+  ruledTables(rules.slice(0, cut), runs, page, used, out, keep);
+  ruledTables(rules.slice(cut), runs, page, used, out, keep);
 }
 
-function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], used: Set<TextRun>): GridTable | undefined {
+function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], used: Set<TextRun>, keep: boolean): GridTable | undefined {
   const xs = distinct(vs.map((s) => s.at));
   const ruled = [...ruledIn, ...openEnds(ruledIn, vs, xs)];
   const hs = [...ruled, ...unruledRowEdges(distinct(ruled.map((s) => s.at)), xs, vs, runs)];
@@ -184,7 +187,7 @@ function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], 
     }
     used.add(run);
   }
-  return readingColumns({ ...box, rows: nRows, cols: nCols, cells: cells.map(finishCell) });
+  return readingColumns({ ...box, rows: nRows, cols: nCols, cells: cells.map((c) => finishCell(c, keep)) });
 }
 
 /**
@@ -293,14 +296,14 @@ function unruledRowEdges(ys: readonly number[], xs: readonly number[], vs: reado
 }
 
 /** Joins a cell's runs into text (lines top to bottom, CJK without spaces). */
-function finishCell(cell: GridCell & { runs: TextRun[] }): GridCell {
+function finishCell(cell: GridCell & { runs: TextRun[] }, keep: boolean): GridCell {
   const { runs, ...rest } = cell;
   if (runs.length === 0) return rest;
   const lines = buildLines(runs, { splitGapEm: 1e9 });
   let text = "";
   for (const l of lines) {
     // A word hyphenated at a cell's line end is joined, as in a paragraph (blocks.ts).
-    if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(l.text)) text = text.slice(0, -1);
+    if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(l.text)) text = keep ? text : text.slice(0, -1);
     else if (text && !isCjk(text.at(-1) ?? "") && !isCjk(l.text[0] ?? "")) text += text.endsWith("-") ? "" : " ";
     text += l.text;
   }
@@ -354,7 +357,7 @@ function rowStarts(rowYs: readonly number[], segs: readonly Line[], xs: readonly
 const TEXT_RULE = /^[|¦│┃║]+$/;
 
 /** Columns from text alignment between horizontal rules (booktabs tables). */
-export function alignedTable(region: Rect, rules: number[], runs: readonly TextRun[], used: Set<TextRun>): GridTable | undefined {
+export function alignedTable(region: Rect, rules: number[], runs: readonly TextRun[], used: Set<TextRun>, keep = false): GridTable | undefined {
   const within = runs.filter((r) => {
     const cx = (r.x0 + r.x1) / 2;
     const cy = (r.y0 + r.y1) / 2;
@@ -418,7 +421,7 @@ export function alignedTable(region: Rect, rules: number[], runs: readonly TextR
   }
   if (multi < Math.ceil(nRows / 2)) return undefined;
   for (const run of within) used.add(run);
-  return readingColumns({ ...region, rows: nRows, cols: nCols, cells: cells.map(finishCell) });
+  return readingColumns({ ...region, rows: nRows, cols: nCols, cells: cells.map((c) => finishCell(c, keep)) });
 }
 
 /**

@@ -35,11 +35,11 @@ describe("buildBlocks", () => {
       "[1] S. Robertson and H. Zaragoza. The probabilistic relevance framework of BM25 and beyond. Foundations and Trends in Information Retrieval, 3(4):333-389, 2009.",
       "[2] J. Lin. A proposed conceptual framework for a representational approach to information retrieval. SIGIR Forum, 2021.",
     ]);
-    // A one-line paragraph that ends its sentence or leads into what follows (a colon, a
-    // quotation set in under it), or stops short of the column's edge, is followed by a
-    // new paragraph at a first-line indent.
-    const quote = blocksOf([run("The board resolved as follows, in the words of the minutes of the meeting:", 10, 100, full), run("That the budget be adopted as presented.", 25, 112)]);
-    expect(quote.map((b) => b.text)).toHaveLength(2);
+    // An entry's first line may end at a colon (`…relevance framework:`) and run on.
+    const colon = blocksOf([run("[1] S. Robertson and H. Zaragoza. The probabilistic relevance framework:", 10, 100, full), run("BM25 and beyond. Foundations and Trends, 2009.", 25, 112), run("[2] J. Lin. A proposed conceptual framework for a representational approach to", 10, 124, full), run("information retrieval. SIGIR Forum, 2021.", 25, 136)]);
+    expect(colon.map((b) => b.text.slice(0, 3))).toEqual(["[1]", "[2]"]);
+    // A one-line paragraph that ends its sentence, or stops short of the column's edge, is
+    // followed by a new paragraph at a first-line indent.
     const paras = blocksOf([run("A full line of prose that ends the paragraph right at the edge.", 10, 100, full), run("Indented start of the next paragraph", 25, 112), run("Dear Sir,", 10, 140), run("I write to you about the order that reached us broken and late.", 25, 152, full), run("full reference line to set the column's right edge for the rest", 10, 164, full)]);
     expect(paras.map((b) => b.text)).toEqual(["A full line of prose that ends the paragraph right at the edge.", "Indented start of the next paragraph", "Dear Sir,", "I write to you about the order that reached us broken and late. full reference line to set the column's right edge for the rest"]);
   });
@@ -77,6 +77,21 @@ describe("buildBlocks", () => {
       run("This policy covers all information assets held by the company.", 50, 139),
     ]);
     expect(blocks.map((b) => b.text)).toEqual(["Supplier details:", "Company name: Blue Harbour Logistics Ltd", "Registration number: 09876543", "This policy covers all information assets held by the company."]);
+  });
+
+  it("keeps a clause whose lines wrap back to the margin whole (a capital after an open line end), its last lettered item an item, YAML under a key in its listing", () => {
+    const clause = blocksOf([
+      run("1.", 50, 100, { x1: 58 }),
+      run("The Tenant shall pay the rent monthly in advance on the first day of each month to the", 86, 100, { x1: 400 }),
+      run("Landlord by standing order, without any deduction or set-off whatsoever.", 50, 112, { x1: 380 }),
+      run("The parties sign below.", 50, 130),
+    ]);
+    expect(clause.map((b) => b.kind)).toEqual(["list", "text"]);
+    const lettered = blocksOf([run("a.", 50, 100, { x1: 57 }), run("a copy of the passport", 86, 100), run("b.", 50, 113, { x1: 57 }), run("two recent photographs", 86, 113), run("c.", 50, 126, { x1: 57 }), run("proof of address", 86, 126), run("Applications without these documents will be returned unprocessed.", 50, 145, { x1: 400 })]);
+    expect(lettered.map((b) => b.kind)).toEqual(["list", "list", "list", "text"]);
+    const mono = { mono: true };
+    const yaml = blocksOf([run("channels:", 10, 100, mono), run("  - conda-forge", 10, 112, { ...mono, x0: 16, x1: 91 }), run("  - defaults", 10, 124, { ...mono, x0: 16, x1: 76 })]);
+    expect(yaml.map((b) => b.kind)).toEqual(["code"]);
   });
 
   it("keeps a clause whose lines wrap back to the margin whole, a README's dash lines after a label as items, a lettered heading no item", () => {

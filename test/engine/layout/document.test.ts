@@ -74,6 +74,13 @@ describe("finishDocument", () => {
       ["1.1 Design goals", 2],
     ]);
     expect(laid[0]!.block.y0).toBe(100 - 0);
+    // An appendix's label over its first numbered section, smaller: two headings.
+    const appendix = page(1, [
+      run("Appendix A", 50, 100, { fontSize: 16, bold: true }),
+      run("A.1 Raw data", 50, 130, { fontSize: 13, bold: true }),
+      run("Body text of the section, long enough to set the body size of the page.", 50, 160),
+    ]);
+    expect(finishDocument([appendix]).filter((l) => l.block.kind === "title").map((l) => l.block.text)).toEqual(["Appendix A", "A.1 Raw data"]);
   });
 
   it("does not take a pull quote set large for a heading", () => {

@@ -148,6 +148,16 @@ describe("buildLines: what numbered notes and form rows are not", () => {
     expect(buildLines(table).map((l) => l.text)).toEqual(["1", "Replace the pump in the basement", "400.00", "2", "Replace the pump in the basement", "400.00"]);
   });
 
+  it("keeps seven footnotes' numbers, each note a sentence from a capital; keeps an invoice's labels with values a table's column shares the place of", () => {
+    const notes = [1, 2, 3, 4, 5, 6, 7].flatMap((n) => [run(String(n), 50, 600 + 12 * n, { x1: 55 }), run(`Note number ${n} explains one of the terms above.`, 78, 600 + 12 * n)]);
+    expect(buildLines(notes).map((l) => l.text)).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => `${n} Note number ${n} explains one of the terms above.`));
+    const invoice = [
+      ...[["Invoice number:", "INV-2024-0113"], ["Invoice date:", "12 March 2024"], ["Customer:", "Blue Harbour Logistics Ltd"]].flatMap(([label, value], k) => [run(label!, 50, 100 + 14 * k, { bold: true }), run(value!, 180, 100 + 14 * k)]),
+      ...[["Pump replacement", "1", "400.00"], ["Pipe fittings", "12", "42.00"], ["Labour", "6", "330.00"]].flatMap((r, k) => [run(r[0]!, 50, 160 + 14 * k), run(r[1]!, 180, 160 + 14 * k), run(r[2]!, 300, 160 + 14 * k)]),
+    ];
+    expect(buildLines(invoice).map((l) => l.text).slice(0, 3)).toEqual(["Invoice number: INV-2024-0113", "Invoice date: 12 March 2024", "Customer: Blue Harbour Logistics Ltd"]);
+  });
+
   it("keeps two columns of prose apart when lines of the left one end in colons", () => {
     const runs: TextRun[] = [];
     const left = ["We model arrivals at each server as a", "Poisson process, its rate estimated", "as follows:", "first we count the requests in each hour", "of the previous week and divide by its", "length, which gives the rate we show in the", "result below:", "the mean grows without bound as the load"];

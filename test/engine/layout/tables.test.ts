@@ -49,6 +49,13 @@ describe("findTables", () => {
     expect(tables[0]!.cells.map((c) => c.text)).toEqual(["Left", "Right"]);
   });
 
+  it("joins a word hyphenated at a cell's line end, and keeps the hyphen for a writer that does not hyphenate", () => {
+    const segments = [h(100, 50, 250), h(140, 50, 250), v(50, 100, 140), v(150, 100, 140), v(250, 100, 140)];
+    const runs = [run("Alpha", 55, 105), run("a state-", 155, 105), run("funded scheme", 155, 118)];
+    expect(findTables(segments, runs, page).tables[0]!.cells.map((c) => c.text)).toEqual(["Alpha", "a statefunded scheme"]);
+    expect(findTables(segments, runs, page, { keepLineEndHyphens: true }).tables[0]!.cells.map((c) => c.text)).toEqual(["Alpha", "a state-funded scheme"]);
+  });
+
   it("does not cut a word in a cell spanning a column edge (a multicolumn header)", () => {
     // Header row: one cell over columns 2-3 (its rule under it only), its word across x = 150.
     const segments = [h(100, 50, 250), h(120, 50, 250), h(140, 50, 250), v(50, 100, 140), v(100, 100, 140), v(150, 120, 140), v(250, 100, 140)];
@@ -341,6 +348,16 @@ describe("findAlignedTables: beside prose, headers, bars", () => {
     expect(findAlignedTables(buildLines(runs), { panels }).tables).toEqual([]);
     // One panel behind the whole table (a shaded table) keeps it a table.
     expect(findAlignedTables(buildLines(runs), { panels: [{ x0: 40, y0: 90, x1: 560, y1: 170 }, { x0: 0, y0: 0, x1: 10, y1: 10 }] }).tables).toHaveLength(1);
+  });
+
+  it("keeps a last row's cell wrapped onto a line starting with a capital, under a column other than the first", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    const rows = [["No.", "Work", "Cost"], ["1", "Replacement of the boiler", "4,200"], ["2", "Repair of the flat roof", "1,850"], ["3", "Replacement of roof tiles on", "2,300"]];
+    // An HTML table: cells padded, rows 20 pt apart, a cell's lines 12 pt apart.
+    const runs = rows.flatMap((r, k) => r.map((c, j) => run(c, 50 + [0, 40, 220][j]!, 100 + 20 * k)));
+    runs.push(run("Block C and the garages", 90, 172));
+    const { tables } = findAlignedTables(buildLines(runs));
+    expect(tables[0]?.cells.find((c) => c.row === 4 && c.col === 2)?.text).toBe("Replacement of roof tiles on Block C and the garages");
   });
 
   it("leaves a note under a borderless table out of it", async () => {
