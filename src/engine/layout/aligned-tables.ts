@@ -144,9 +144,9 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
 
 /**
  * Whether `line`, alone under the run's `rows`, is a cell of the last row going on: under
- * a column other than the first, or closer than the rows stand to each other, or carrying
- * on an open sentence (a note under a table starts at its left edge, a row's distance or
- * more below it).
+ * a column other than the first, or in the cell's type closer than the rows stand to each
+ * other, or carrying on an open sentence (a note under a table starts at its left edge, a
+ * row's distance or more below it, often smaller).
  */
 function carriesOn(rows: readonly (readonly Line[])[], line: Line): boolean {
   const row = rows[rows.length - 1]!;
@@ -155,7 +155,8 @@ function carriesOn(rows: readonly (readonly Line[])[], line: Line): boolean {
   const left = Math.min(...rows.flat().map((c) => c.x0));
   if (cell.x0 > left + line.fontSize) return true;
   const pitches = rows.slice(1).map((r, k) => gap(rows[k]!, r)).filter((g) => g > 0);
-  if (pitches.length && gap(row, [line]) < 0.7 * Math.min(...pitches)) return true;
+  const alike = Math.abs(line.fontSize - cell.fontSize) <= 0.1 * cell.fontSize;
+  if (alike && pitches.length && gap(row, [line]) < 0.7 * Math.min(...pitches)) return true;
   return !/[.!?:;]$/.test(cell.text.trimEnd()) && /^\p{Ll}/u.test(line.text);
 }
 

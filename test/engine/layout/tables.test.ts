@@ -368,6 +368,11 @@ describe("findAlignedTables: beside prose, headers, bars", () => {
     const { tables, used } = findAlignedTables(buildLines(runs));
     expect(tables.map((t) => t.rows)).toEqual([4]);
     expect([...used].some((l) => l.text === "* Estimated.")).toBe(false);
+    // A source line in smaller type set tight under it is no row either.
+    const source = [...runs.slice(0, -1), run("Source: ONS", 50, 153, { fontSize: 8, y1: 161 })];
+    const small = findAlignedTables(buildLines(source));
+    expect(small.tables.map((t) => t.rows)).toEqual([4]);
+    expect([...small.used].some((l) => l.text.startsWith("Source"))).toBe(false);
   });
 
   it("reads a bar an OCR engine read between cells as a rule; a text layer's bar is text", async () => {
