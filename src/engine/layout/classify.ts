@@ -42,8 +42,8 @@ export function classifyBlocks(blocks: Block[]): void {
 
 /** Spacing accents drawn as glyphs of their own over a letter (`f̄`, `x̂`, `ä`). */
 const ACCENTS = /^[\u00af\u02c6\u02dc\u00a8\u00b4`\u02c7\u02d8\u02d9\u02da]$/;
-/** A display formula's number: `(3)`, `(2.1)`, `(4a)`. */
-const EQUATION_NUMBER = /^\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$/;
+/** A display formula's number: `(3)`, `(2.1)`, `(4a)`; the formula's own full stop may come first (`. (1)`). */
+const EQUATION_NUMBER = /^(?:[.,;]\s*)?\(\d{1,3}(?:\.\d{1,3})?[a-z]?\)$/;
 /** What sits over a letter inside a formula: the accents, a vector arrow, a tilde or hat. */
 const MATH_ACCENTS = /^[\u00af\u02c6\u02dc\u00a8\u00b4`\u02c7\u02d8\u02d9\u02da\u2192\u20d7~^]$/;
 
@@ -120,6 +120,26 @@ function joinFormulaPieces(blocks: Block[]): void {
     grow(into, formulas[i]!);
     gone.add(formulas[i]!);
     grown.add(into);
+  }
+  // Pieces beside or under a whole formula that touch none of its pieces alone: the
+  // left-hand side (`C =`) level with a tall integral, a limit (`0`) under it.
+  for (const f of formulas) {
+    if (gone.has(f)) continue;
+    for (const b of blocks) {
+      if (b === f || gone.has(b) || !(b.kind === "formula" || (b.kind === "text" && b.text.trim().length <= 12 && b.lines.length === 1))) continue;
+      const em = Math.max(f.fontSize, b.fontSize);
+      const dx = Math.max(f.x0, b.x0) - Math.min(f.x1, b.x1);
+      const dy = Math.max(f.y0, b.y0) - Math.min(f.y1, b.y1);
+      // Beside it: a formula, or a few characters with a relation in them; under it: a
+      // limit or an index, in smaller type.
+      const beside = dy < -0.5 * (b.y1 - b.y0) && dx <= 0.8 * em && (b.kind === "formula" || /[=<>+\u2212\u2264\u2265\u2208]/.test(b.text));
+      const inside = dx < 0 && dy <= 0.3 * em && b.fontSize <= 0.85 * f.fontSize && b.x0 >= f.x0 - 0.5 * em && b.x1 <= f.x1 + 0.5 * em;
+      if (!beside && !inside) continue;
+      f.lines.push(...b.lines);
+      grow(f, b);
+      gone.add(b);
+      grown.add(f);
+    }
   }
   for (const b of grown) {
     b.lines.sort((p, q) => p.y0 - q.y0 || p.x0 - q.x0);

@@ -406,6 +406,25 @@ describe("classifyBlocks: display formulas set in pieces", () => {
     expect(blocks[2]!.y0).toBe(126);
   });
 
+  it("joins a left-hand side level with a tall integral, a limit under it and a number after a full stop into the formula", () => {
+    const math = { math: true };
+    // C = ∫_0^T a(t)/b(t) dt . (1), pdflatex's pieces: `C =` touches none of the others alone.
+    const blocks = blocksOf([
+      run("The total cost follows from the integral below.", 10, 60),
+      run("Z", 39, 82, { ...math, fontSize: 14, x1: 44 }),
+      run("T", 45, 82, { ...math, fontSize: 7 }),
+      run("a(t)", 50, 86, math),
+      run("dt", 72, 92, math),
+      run("b(t)", 50, 100, math),
+      run("C =", 17.8, 92, { ...math, x1: 36.1 }),
+      run("0", 40, 104, { ...math, fontSize: 7 }),
+      run(". (1)", 260, 92),
+      run("The weights are predicted by a small network from the context.", 10, 130),
+    ]);
+    expect(blocks.map((b) => b.kind)).toEqual(["text", "formula", "text"]);
+    for (const piece of ["C =", "0", "(1)", "a(t)"]) expect(blocks[1]!.text).toContain(piece);
+  });
+
   it("leaves an arrow standing over prose alone: only accents join the line under them", () => {
     const blocks = blocksOf([
       run("Parse the PDF", 50, 100),
