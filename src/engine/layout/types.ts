@@ -55,7 +55,7 @@ export interface Line extends Rect {
   mono: boolean;
   /** Share of characters in math fonts or math symbols (0..1). */
   mathShare: number;
-  /** A form's row (`Label:⇥value`, lines.ts `labelledValue`): where its value starts. */
+  /** A form's row (`Label:⇥value`, row-joins.ts `labelledValue`): where its value starts. */
   valueX?: number;
 }
 

@@ -1,0 +1,193 @@
+import { LIST_MARKER } from "./blocks.js";
+import type { Row } from "./lines.js";
+import type { TextRun } from "./types.js";
+
+/*
+ * Gaps a row is not cut at, however the pieces on either side line up down the page like
+ * columns: the entries of a table of contents (its section numbers, leaders and page
+ * numbers), a list marker and the words a tab after it, a form's label and its value, a
+ * note's or an item's number and its text. `buildLines` asks these before it looks for
+ * column gutters and cell edges.
+ */
+
+const PAGE_NO = /^\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*$/i;
+
+/** A section number opening a table of contents' entry: `2`, `2.1`, `A.`, `IV`. */
+const SECTION_NO = /^(?:\d{1,3}(?:\.\d{1,3})*\.?|[A-Z]\.?|[IVXLC]{1,6}\.?)$/;
+
+/** A dot leader anywhere in a row's text. */
+const DOTS = /(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,}/;
+
+/** Whether a row holds a dot leader, in one run or one run a dot (TeX sets each dot apart). */
+const hasLeader = (row: Row): boolean => DOTS.test(row.runs.map((r) => r.text).join(""));
+
+/** Five dots or more (or two ellipses), as a leader draws them. */
+const LEADER = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})$/;
+
+/**
+ * Whether `runs[at]` is a page number a dot leader runs up to (`2.1 Setup . . . . 7`),
+ * last on its row or set well apart from what follows.
+ */
+function leaderToNumber(runs: readonly TextRun[], at: number): boolean {
+  const run = runs[at]!;
+  if (!PAGE_NO.test(run.text)) return false;
+  const next = runs[at + 1];
+  if (next && next.x0 - run.x1 < run.fontSize) return false;
+  let before = "";
+  for (let i = at - 1; i >= 0 && before.length < 16; i--) before = runs[i]!.text + before;
+  return LEADER.test(before);
+}
+
+/**
+ * Whether the gap before run `at` of row `k` belongs to a table of contents' entry: it
+ * starts a dot leader, or leads to the page number at the end of one, or to a number last
+ * on its row and right-aligned with a leader's number on a nearby row (a chapter entry
+ * set without dots), or follows, less than 3 em on, the section number the entry starts
+ * with, leaders on rows nearby. The numbers line up down the page like a table column, but each entry
+ * reads as one line with its numbers.
+ */
+export function tocNumber(rows: readonly Row[], k: number, at: number): boolean {
+  const runs = rows[k]!.runs;
+  if (leaderToNumber(runs, at)) return true;
+  // The gap (under 3 em) after an entry's section number, with leaders on rows nearby.
+  if (at === 1 && SECTION_NO.test(runs[0]!.text) && runs[1]!.x0 - runs[0]!.x1 < 3 * Math.max(runs[0]!.fontSize, runs[1]!.fontSize)) {
+    for (let j = Math.max(0, k - 3); j <= Math.min(rows.length - 1, k + 3); j++) if (hasLeader(rows[j]!)) return true;
+  }
+  // The gap before a leader starts.
+  let after = "";
+  for (let i = at; i < runs.length && after.length < 16; i++) after += runs[i]!.text;
+  if (/^(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})/.test(after)) return true;
+  if (at !== runs.length - 1 || !PAGE_NO.test(runs[at]!.text)) return false;
+  const right = runs[at]!.x1;
+  for (let j = Math.max(0, k - 3); j <= Math.min(rows.length - 1, k + 3); j++) {
+    const other = rows[j]!.runs;
+    const last = other.length - 1;
+    if (j !== k && last > 0 && Math.abs(other[last]!.x1 - right) <= 1.5 && leaderToNumber(other, last)) return true;
+  }
+  return false;
+}
+
+/** How far a form's label reaches: a few words ending in a colon. */
+const LABEL = /^[^:：]{1,48}[:：]$/;
+
+/** Where the label of a `Label:  value` row ends: the index of the value's first run. */
+export function labelEnd(runs: readonly TextRun[]): number {
+  let text = "";
+  for (let i = 0; i < runs.length - 1 && i < 8; i++) {
+    text += (i > 0 ? " " : "") + runs[i]!.text.trim();
+    if (text.length > 48) return -1;
+    if (/[:：]$/.test(text)) return LABEL.test(text) && text.split(/\s+/).length <= 6 ? i + 1 : -1;
+  }
+  return -1;
+}
+
+/**
+ * Whether the gap where row `k`'s label ends (`labels`, memoised {@link labelEnd}) parts a form's label from its value
+ * (`Company name:⇥Blue Harbour Ltd`): the row's label ends there in a colon, and another
+ * row nearby has its label at the same place and its value at the same tab stop. The
+ * labels and the values line up down the page like two columns, but each row is read
+ * as one line, the value after its label.
+ */
+export function labelledValue(rows: readonly Row[], k: number, labels: (k: number) => number): boolean {
+  const runs = rows[k]!.runs;
+  const at = labels(k);
+  if (at <= 0) return false;
+  const x = runs[at]!.x0;
+  const left = runs[0]!.x0;
+  const label = runs[at - 1]!;
+  let alike = false;
+  // Rows with a piece starting at the value's place, after something: in a form each is a
+  // labelled row; beside a column of prose (its lines ending `as follows:` now and then)
+  // most are not.
+  let starts = 0;
+  let labelled = 0;
+  for (let j = Math.max(0, k - 8); j <= Math.min(rows.length - 1, k + 8); j++) {
+    const other = rows[j]!.runs;
+    // Rows in two pieces, the second at the value's place (a table's rows have more).
+    const at = other.findIndex((r, i) => i > 0 && Math.abs(r.x0 - x) <= 2);
+    if (at > 0 && rows[j]!.gaps.filter((g) => g.em >= 1).length === 1) starts++;
+    const end = labels(j);
+    if (end <= 0 || Math.abs(other[end]!.x0 - x) > 2 || Math.abs(other[0]!.x0 - left) > 2) continue;
+    labelled++;
+    // Labels of one form differ, and a tab (not a word space) follows one of them at least.
+    const tab = Math.max(x - label.x1, other[end]!.x0 - other[end - 1]!.x1) >= 0.8 * label.fontSize;
+    if (j !== k && tab && other[end - 1]!.text.trim() !== label.text.trim()) alike = true;
+  }
+  return alike && labelled >= 0.6 * starts;
+}
+
+/**
+ * Whether the gap before run `at` follows a list marker alone at the start of its row or
+ * segment (`•`, `1.`, `(a)`) and leads to words: ReportLab, Word and LibreOffice set an
+ * item's text a tab (1–2.5 em) after its marker, and the markers line up down the list
+ * like a table column, but each item reads as one line from its marker.
+ */
+export function hangsFromMarker(runs: readonly TextRun[], at: number, cuts: readonly number[]): boolean {
+  if (at !== 1 && !cuts.includes(at - 1)) return false;
+  return isMarker(runs[at - 1]!) && /^[\p{L}"“‘'(]/u.test(runs[at]!.text);
+}
+
+/** A note's or item's number alone: `1`, `12`. */
+const BARE_NUMBER = /^\d{1,3}$/;
+
+/** The number opening row `k`, a tab before words (a footnote, an item), and how many words (up to a few). */
+function rowNumber(rows: readonly Row[], k: number): { n: number; words: number } | undefined {
+  const row = rows[k]!;
+  const [num, first] = row.runs;
+  if (!num || !first || first.mono || !BARE_NUMBER.test(num.text.trim()) || !/^\p{L}/u.test(first.text)) return undefined;
+  // The number in the text's type (a listing's or a pleading's line numbers are smaller),
+  // and nothing after the words but words (a table row has more cells).
+  if (Math.abs(num.fontSize - first.fontSize) > 0.15 * Math.max(num.fontSize, first.fontSize)) return undefined;
+  if (row.gaps.some((g) => g.at > 1 && g.em >= 1)) return undefined;
+  let text = "";
+  for (let i = 1; i < rows[k]!.runs.length && text.length < 40; i++) text += ` ${rows[k]!.runs[i]!.text}`;
+  const words = text.trim().split(/\s+/).length;
+  return words >= 2 ? { n: Number(num.text.trim()), words } : undefined;
+}
+
+/**
+ * Whether row `k` is one of notes or items numbered in a stack (`1⇥Information assets
+ * include…`, `2⇥See also…`, LibreOffice's footnotes; a manual's exit codes): a row nearby
+ * opens with the number one more or one less, at the same place, one of the two with
+ * four words or more. The numbers line up like a column, but each
+ * note reads as one line from its number.
+ */
+export function countsOn(rows: readonly Row[], k: number): boolean {
+  const own = rowNumber(rows, k);
+  if (own === undefined) return false;
+  const x = rows[k]!.runs[0]!.x0;
+  // Five rows numbered one after another, one of them going on in mid-sentence, are
+  // numbered lines (a pleading's), not notes (each a sentence from a capital).
+  const numbered = [k];
+  for (let j = k - 1; j >= 0 && numbered.length < 5 && rowNumber(rows, j)?.n === own.n - (k - j); j--) numbered.push(j);
+  for (let j = k + 1; j < rows.length && numbered.length < 5 && rowNumber(rows, j)?.n === own.n + (j - k); j++) numbered.push(j);
+  if (numbered.length >= 5 && numbered.some((j) => !/^\p{Lu}/u.test(rows[j]!.runs[1]!.text))) return false;
+  for (let j = Math.max(0, k - 4); j <= Math.min(rows.length - 1, k + 4); j++) {
+    if (j === k || Math.abs(rows[j]!.runs[0]!.x0 - x) > 1.5) continue;
+    const other = rowNumber(rows, j);
+    // Sentences on one of the two at least: not a table's numbered column of short cells.
+    if (other !== undefined && Math.abs(other.n - own.n) === 1 && Math.max(own.words, other.words) >= 4) return true;
+  }
+  return false;
+}
+
+/** Widest tab after a list marker: Word's multilevel lists set the text up to ~7 em in. */
+export const MARKER_TAB_EM = 8;
+
+/** A run that is a list marker and nothing else (`•`, `1.`, `1.2.1.`, `(a)`, `a.`). */
+function isMarker(run: TextRun): boolean {
+  const marker = run.text.trim();
+  return marker.length <= 8 && (LIST_MARKER.exec(`${marker} `)?.[0].trimEnd() === marker || /^[a-zA-Z]\.$/.test(marker));
+}
+
+/**
+ * Whether another row nearby starts with a marker at the same place: markers set at the
+ * margin, each level's text a wider tab in (Word's legal numbering `1.`, `1.1.`, `1.2.1.`).
+ */
+export function markerColumn(rows: readonly Row[], k: number, marker: TextRun): boolean {
+  for (let j = Math.max(0, k - 6); j <= Math.min(rows.length - 1, k + 6); j++) {
+    const first = rows[j]!.runs[0];
+    if (j !== k && first && rows[j]!.runs.length > 1 && Math.abs(first.x0 - marker.x0) <= 2 && isMarker(first)) return true;
+  }
+  return false;
+}
