@@ -17,7 +17,7 @@ export interface BlockOptions {
   maxCodeGapEm?: number;
   /**
    * Keep a hyphen at a line's end (`state-` + `funded` → `state-funded`): for writers that
-   * do not hyphenate unless asked (browsers, office suites); see `hyphenatingWriter`.
+   * do not hyphenate unless asked (browsers, office suites); see `writerHyphenates`.
    * @default false
    */
   keepLineEndHyphens?: boolean;
@@ -215,10 +215,12 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
     const [marker, words] = first.runs;
     const mark = marker?.text.trim() ?? "";
     const tabbed = !rtl && marker && words && words.x0 - marker.x1 >= 0.8 * fs && (BARE_NUMBER.test(mark) || LIST_MARKER.exec(`${mark} `)?.[0].trimEnd() === mark);
-    // (An item whose lines wrap back to the margin has them run on from an open sentence.)
+    if (start < startOf(first, rtl) - 0.5 * fs) return true;
+    if (tabbed !== true || start >= words.x0 - fs) return false;
+    // An item whose lines wrap back to the margin has them run on from an open sentence.
+    if (endsSentence(last)) return true;
     const short = columnEnd !== undefined && endOf(last, rtl) < columnEnd(rtl) - 4 * fs;
-    const done = endsSentence(last) || ((/^\p{Lu}/u.test(line.text) || short) && !OPEN_END.test(last.text));
-    return start < startOf(first, rtl) - 0.5 * fs || (tabbed === true && start < words.x0 - fs && done);
+    return (/^\p{Lu}/u.test(line.text) || short) && !OPEN_END.test(last.text);
   }
   // A table of contents' entry ends at its page number: the next line is the next entry.
   if (hasDots(last.text) && TOC_ENTRY_END.test(last.text.trimEnd())) return true;
