@@ -25,6 +25,7 @@ const REPORT = String.raw`\documentclass[11pt]{report}
 \chapter{Architecture Overview}
 \section{Design goals}
 ${randomProse(1, 260)}.
+The journal is replicated three times\footnote{Replicas are placed in separate racks.} and flushed in batches\footnote{See the Parameters section.} before a write is acknowledged\footnote{Acknowledgement waits for the slowest of the two nearest replicas, which bounds the latency of a write by the network between the racks.}.
 \section{Components}
 ${randomProse(2, 200)}.
 \begin{description}
@@ -100,6 +101,14 @@ describe.skipIf(missing("pdflatex", "pdftotext"))("pdf: a LaTeX report (contents
     expect(doc.elements.filter((e) => /^(?:Random|Hard) passages/.test(e.text)).map((e) => e.text)).toEqual([
       "Random passages sampled uniformly from the corpus, drawn again for every batch of the training run and never reused afterwards.",
       "Hard passages ranked highly by BM25 but not relevant to the query.",
+    ]);
+  });
+
+  it("keeps each footnote with its raised mark, one element each", () => {
+    expect(doc.elements.filter((e) => /^\d (?:Replicas|See the|Acknowledgement)/.test(e.text)).map((e) => [e.type, e.text])).toEqual([
+      ["NarrativeText", "1 Replicas are placed in separate racks."],
+      ["NarrativeText", "2 See the Parameters section."],
+      ["NarrativeText", "3 Acknowledgement waits for the slowest of the two nearest replicas, which bounds the latency of a write by the network between the racks."],
     ]);
   });
 

@@ -93,7 +93,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         if (line.bold !== last.bold || line.mono !== last.mono) continue;
         const ov = overlap(line.x0, line.x1, b.x0, b.x1);
         if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0)) continue;
-        if (!line.mono && startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl) => columnEnd(sorted, k, last, rtl))) continue;
+        if (!line.mono && startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near))) continue;
         best = b;
         bestGap = gap;
       }
@@ -203,7 +203,7 @@ const endOf = (r: { x0: number; x1: number }, rtl: boolean): number => (rtl ? -r
  * Whether `line` begins a new paragraph rather than continuing block `b`. With `rtl`,
  * lines start at the right edge (measured as -x, so one set of rules serves both).
  */
-function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: boolean) => number): boolean {
+function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: boolean, near?: number) => number): boolean {
   const first = b.lines[0]!;
   const last = b.lines[b.lines.length - 1]!;
   const fs = line.fontSize;
@@ -241,8 +241,14 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
   // Back at the first line's start under a hanging indent: the next entry.
   const second = b.lines[1];
   if (second && startOf(second, rtl) - startOf(first, rtl) > 0.8 * fs && start - startOf(first, rtl) < 0.3 * fs) return true;
-  // A short line ending a sentence closes its paragraph.
+  // A short line ending a sentence closes its paragraph. A block of one line is measured
+  // against its column and ends only where the next line's first word would have fitted
+  // (footnotes a line each; a ragged line broken before a long word goes on).
   if (b.lines.length >= 2 && endOf(b, rtl) - endOf(last, rtl) > 0.15 * (b.x1 - b.x0) && endsSentence(last)) return true;
+  if (b.lines.length === 1 && columnEnd && endsSentence(last)) {
+    const room = columnEnd(rtl, 2.5) - endOf(last, rtl);
+    if (room > 1.5 * fs && room > firstWordWidth(line) + 0.5 * fs) return true;
+  }
   // A caption is a paragraph of its own, ended by its first short line, even without a
   // full stop (`Table 1: Budget by quarter`, then the body text flush under it): short
   // when the next line's first word would have fitted after it (a ragged line broken
@@ -266,13 +272,18 @@ const FULL_STOP = /[.!?。！？\u061f\u06d4]["”’)）]?$/;
 
 /**
  * Where the text column around line `k` ends (its right edge, or its left one with
- * `rtl`): the farthest end among nearby lines of its size that share most of its width.
+ * `rtl`): the farthest end among nearby lines of its size that share most of its width —
+ * with `near`, only lines within `near` font sizes above or below `line` or line `k` (a
+ * caption spanning both columns over a column's text is not its edge).
  */
-function columnEnd(sorted: readonly Line[], k: number, line: Line, rtl: boolean): number {
+function columnEnd(sorted: readonly Line[], k: number, line: Line, rtl: boolean, near = Infinity): number {
   let end = endOf(line, rtl);
+  const reach = near * line.fontSize;
+  const at = sorted[k]!.y0;
   for (let j = Math.max(0, k - 12); j <= Math.min(sorted.length - 1, k + 12); j++) {
     const other = sorted[j]!;
     if (Math.abs(other.fontSize - line.fontSize) > 0.15 * line.fontSize) continue;
+    if (Math.abs(other.y0 - line.y0) > reach && Math.abs(other.y0 - at) > reach) continue;
     if (overlap(other.x0, other.x1, line.x0, line.x1) < 0.5 * Math.min(other.x1 - other.x0, line.x1 - line.x0)) continue;
     end = Math.max(end, endOf(other, rtl));
   }

@@ -116,7 +116,8 @@ function collect<K, V>(map: Map<K, V[]>, key: K, value: V): void {
  * first row of blocks of a page, or its last, in the outer quarter and no larger than
  * body text, unless running text was found nearer the edge. A lone number there that
  * counts up with the pages, or other text found again in the same slot (digits aside),
- * on `minPages` pages (two at least) is a page number, or a header or footer. Chapter
+ * on `minPages` pages (two at least) is a page number, or a header or footer; in a
+ * document of one or two pages, a lone number there that is its page's number is one. Chapter
  * titles that open pages are larger, bold or numbered (`Chapter 2` with no page number
  * beside it), so they stay titles.
  */
@@ -154,7 +155,8 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number): void {
   }
   const enough = Math.max(2, minPages);
   const onPages = (found: readonly { page: number }[]): number => new Set(found.map((f) => f.page)).size;
-  for (const found of numbers.values()) if (onPages(found) >= enough) for (const f of found) f.block.kind = "page-number";
+  // A document of a page or two has no run to count: its own page's number, alone there, is enough.
+  for (const [key, found] of numbers) if (onPages(found) >= (pages.length <= 2 && key.endsWith("|0") ? 1 : enough)) for (const f of found) f.block.kind = "page-number";
   for (const [key, found] of texts) {
     if (onPages(found) < enough) continue;
     for (const f of found) f.block.kind = key.startsWith("top") ? "header" : "footer";

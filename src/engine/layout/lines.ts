@@ -412,6 +412,9 @@ export function makeLine(runs: TextRun[]): Line {
   return { runs, text, x0, y0, x1, y1, fontSize, bold, mono, mathShare: chars ? mathChars / chars : 0 };
 }
 
+/** A footnote's mark: a number, a letter or a reference sign (`*` stays glued: `* ` opens a list item). */
+const NOTE_MARK = /^(?:\d{1,3}|[a-z]|[\u2020\u2021\u00a7\u00b6]{1,3})$/;
+
 function needsSpace(prev: TextRun, next: TextRun, textSoFar: string): boolean {
   if (textSoFar.endsWith(" ") || next.text.startsWith(" ")) return false;
   const gap = next.x0 - prev.x1;
@@ -420,5 +423,7 @@ function needsSpace(prev: TextRun, next: TextRun, textSoFar: string): boolean {
   const b = next.text[0] ?? "";
   // Between CJK characters a gap is spacing, not a word break.
   if (isCjk(a) && isCjk(b)) return gap > 0.6 * em;
+  // A note's raised mark opening its line (`¹Minutes of each meeting`) is a word of its own.
+  if (textSoFar === prev.text && NOTE_MARK.test(prev.text) && /\p{L}/u.test(b) && prev.fontSize <= 0.85 * next.fontSize && prev.y1 <= next.y1 - 0.2 * next.fontSize) return true;
   return gap > 0.12 * em;
 }

@@ -19,6 +19,39 @@ describe("buildBlocks", () => {
     expect(blocks.map((b) => b.text)).toEqual(["a long first paragraph line ends here.", "Indented start of the next one"]);
   });
 
+  it("ends a one-line paragraph at a sentence's end short of its column when the next line's first word would have fitted (footnotes a line each)", () => {
+    const note = { fontSize: 8 };
+    const raised = { fontSize: 6, y1: 0 };
+    const mark = (n: string, top: number) => run(n, 60, top, { ...raised, y0: top - 1, y1: top + 4 });
+    const blocks = blocksOf([
+      mark("1", 600),
+      run("Minutes of each meeting are kept by the secretary.", 64, 600, note),
+      mark("2", 610),
+      run("See Table 2 of the annual report.", 64, 610, note),
+      mark("3", 620),
+      run("The date was set by the board in its January session, after a long", 64, 620, note),
+      run("debate about the transition period that staff would need.", 50, 630, note),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual([
+      "1 Minutes of each meeting are kept by the secretary.",
+      "2 See Table 2 of the annual report.",
+      "3 The date was set by the board in its January session, after a long debate about the transition period that staff would need.",
+    ]);
+    // Ragged text broken before a long word goes on; so does a line whose only wider
+    // neighbour is a caption spanning both columns two lines above it.
+    const ragged = blocksOf([run("Short words end the sentence.", 10, 100), run("extraordinarily-long-compound words start this line", 10, 112), run("and the column is about this wide.", 10, 124)]);
+    expect(ragged).toHaveLength(1);
+    const caption = blocksOf([
+      run("Figure 1: Recall at ten for each of the eight collections, shortest to longest, wide.", 10, 100),
+      run("the vocabulary expansion jointly.", 10, 130),
+      run("Passage-level training for long texts", 10, 142),
+    ]);
+    expect(caption.map((b) => b.text)).toEqual([
+      "Figure 1: Recall at ten for each of the eight collections, shortest to longest, wide.",
+      "the vocabulary expansion jointly. Passage-level training for long texts",
+    ]);
+  });
+
   it("keeps a hanging indent's lines with their entry (bibliography, description list), and starts the next entry back at the margin", () => {
     const full = { x1: 300 };
     const blocks = blocksOf([

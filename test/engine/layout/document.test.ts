@@ -178,6 +178,15 @@ describe("finishDocument", () => {
     expect(kinds(5)).toEqual(["header", "page-number", "text"]);
   });
 
+  it("takes a lone number at the foot of a one-page document for its page number when it is that page's number", () => {
+    // LaTeX's article class: the number a sixth of the page up, under the footnotes.
+    const body = [run("Body text of the only page runs on here, long enough to set the body size.", 80, 300)];
+    const kinds = (n: string) => finishDocument([page(1, [...body, run(n, 295, 700)])]).map((l) => l.block.kind);
+    expect(kinds("1")).toEqual(["text", "page-number"]);
+    // Another figure there is content: nothing counts it as the page's number.
+    expect(kinds("7")).toEqual(["text", "text"]);
+  });
+
   it("finds a short chapter's running head, on one page only, in the slot of the heads confirmed on others", () => {
     const body = (n: number): TextRun[] => [run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300)];
     const head = (n: number) => (n < 3 ? "CHAPTER 1. ARCHITECTURE" : n < 8 ? "CHAPTER 2. THE WRITE PATH" : "CHAPTER 3. COMPACTION");
