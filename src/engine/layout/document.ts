@@ -210,7 +210,8 @@ function markRunning(pages: readonly PageLayout[], share: number): void {
   }
   for (const p of pages) {
     for (const b of p.blocks) {
-      if (b.kind !== "text" || lineCount(b) !== 1 || (b.y1 > 0.25 * p.height && b.y0 < 0.75 * p.height)) continue;
+      // A numbered section's head (`1.3. STORAGE TANKS`) may have been read as an item.
+      if ((b.kind !== "text" && b.kind !== "list") || lineCount(b) !== 1 || (b.y1 > 0.25 * p.height && b.y0 < 0.75 * p.height)) continue;
       const entry = slots.get(slot(b));
       if (entry && entry.pages.size >= 3) b.kind = entry.kind;
     }
@@ -454,7 +455,8 @@ const GOES_ON = /^\(?(?:continued(?: on (?:the )?next page)?|continued overleaf|
 /**
  * The blocks a page's text may go on from, most likely first: the last in reading order
  * once footnotes (type smaller than the body's), a `Continued on next page` note and
- * floats at the page foot are set aside; then the lowest block of text, when that is
+ * floats at the page foot are set aside; the text before a captioned table ending the
+ * page (a bottom float); then the lowest block of text, when that is
  * another (the main column's paragraph, read before a sidebar ending higher up) and no
  * column break already goes on from it.
  */
@@ -464,7 +466,17 @@ function pageTails(p: PageLayout, flow: readonly Block[], body: number, continue
     b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || GOES_ON.test(b.text.trim()) || ((b.kind === "text" || b.kind === "list") && body > 0 && b.fontSize <= 0.9 * body && b.y0 >= 0.5 * p.height);
   while (i > 0 && aside(flow[i]!)) i--;
   const tail = flow[i]!;
+  const text = (b: Block): boolean => (b.kind === "text" || b.kind === "list") && !aside(b) && !continued.has(b);
+  const tails = [tail];
+  // A captioned table at the page foot is a float (LaTeX sets bottom floats under the
+  // footnotes): the text read before it may go on overleaf as well as the table.
+  if (tail.kind === "table" && captionedAnew(p, tail)) {
+    let j = i - 1;
+    while (j >= 0 && !text(flow[j]!)) j--;
+    if (j >= 0) tails.push(flow[j]!);
+  }
   let lowest: Block | undefined;
-  for (const b of flow) if ((b.kind === "text" || b.kind === "list") && !aside(b) && !continued.has(b) && (!lowest || b.y1 > lowest.y1)) lowest = b;
-  return lowest && lowest !== tail && lowest.y1 > tail.y1 ? [tail, lowest] : [tail];
+  for (const b of flow) if (text(b) && (!lowest || b.y1 > lowest.y1)) lowest = b;
+  if (lowest && !tails.includes(lowest) && lowest.y1 > tail.y1) tails.push(lowest);
+  return tails;
 }

@@ -261,11 +261,12 @@ function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
       if (!g.code && g.em >= minEm && sideWidths(rw, i) >= GUTTER_SIDE_EM * g.size) seeds.add(g);
     }
   }
-  if (seeds.size < 2) return out;
+  const notes = marginNoteGaps(rows, minEm);
+  if (seeds.size < 2 && notes.size === 0) return out;
   // Every gutter holds two seeds, so walking from the seeds finds them all.
   for (let k = 0; k < rows.length; k++) {
     for (const g of rows[k]!.gaps) {
-      if (!seeds.has(g) || out.has(g)) continue;
+      if ((!seeds.has(g) && !notes.has(g)) || out.has(g)) continue;
       const minWidth = minEm * g.size;
       // One strip for both directions: every gap of the gutter holds all of it.
       const lined: Gap[] = [g];
@@ -274,6 +275,10 @@ function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
       // Rows with text on one side only, right against the strip: a box of text beside a
       // column, its lines set at another pitch than the column's (LibreOffice's frames).
       let hugging = 0;
+      // Rows ending exactly where the strip starts, or starting exactly where it ends: a
+      // justified column's edge, with text beyond it on a few rows only (a margin note).
+      let edgeLeft = 0;
+      let edgeRight = 0;
       for (const dir of [1, -1]) {
         for (let j = k + dir, seen = 0; j >= 0 && j < rows.length && seen < GUTTER_REACH; j += dir, seen++) {
           const other = rows[j]!;
@@ -284,8 +289,10 @@ function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
             if (!h.code && width >= bestWidth) [best, bestWidth] = [h, width];
           }
           if (!best) {
-            if (other.runs.some((r) => r.x1 > lo && r.x0 < hi)) break; // text across the strip: the gutter ends here
+            if (other.runs.some((r) => r.x1 > lo + EDGE && r.x0 < hi - EDGE)) break; // text across the strip: the gutter ends here
             if (other.runs.some((r) => Math.abs(r.x1 - lo) <= g.size || Math.abs(r.x0 - hi) <= g.size)) hugging++;
+            if (other.runs.some((r) => Math.abs(r.x1 - lo) <= EDGE)) edgeLeft++;
+            if (other.runs.some((r) => Math.abs(r.x0 - hi) <= EDGE)) edgeRight++;
             continue; // nothing there: no say
           }
           lo = Math.max(lo, best.from);
@@ -300,11 +307,57 @@ function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
       const strong = lined.filter((h) => seeds.has(h));
       const left = strong.filter((h) => h.from >= lo - g.size).length;
       const right = strong.filter((h) => h.to <= hi + g.size).length;
-      if (lined.length + Math.min(hugging, 1) < GUTTER_ROWS || (lined.length < GUTTER_ROWS && hugging < 2) || strong.length < 2 || Math.min(left, right) < 1 || Math.max(left, right) < 2) continue;
+      const column = !(lined.length + Math.min(hugging, 1) < GUTTER_ROWS || (lined.length < GUTTER_ROWS && hugging < 2) || strong.length < 2 || Math.min(left, right) < 1 || Math.max(left, right) < 2);
+      if (!column && !marginNote(rows, lined, lo, hi, edgeLeft, edgeRight)) continue;
       for (const h of lined) out.add(h);
     }
   }
   return out;
+}
+
+/** How far (points) a line's end may stray from a justified column's edge. */
+const EDGE = 1;
+
+/**
+ * Gaps that may part a margin note from its column: starting where four rows or more
+ * end, or ending where four rows or more start, to the point (a justified column's edge).
+ */
+function marginNoteGaps(rows: readonly Row[], minEm: number): Set<Gap> {
+  const out = new Set<Gap>();
+  const ends = new Map<number, number>();
+  const starts = new Map<number, number>();
+  const bump = (m: Map<number, number>, x: number) => m.set(Math.round(x), (m.get(Math.round(x)) ?? 0) + 1);
+  for (const rw of rows) {
+    bump(ends, segRight(rw.runs));
+    bump(starts, rw.runs[0]!.x0);
+  }
+  const near = (m: Map<number, number>, x: number): number => {
+    const k = Math.round(x);
+    return (m.get(k - 1) ?? 0) + (m.get(k) ?? 0) + (m.get(k + 1) ?? 0);
+  };
+  for (const rw of rows) for (const g of rw.gaps) if (!g.code && g.em >= minEm && (near(ends, g.from) >= GUTTER_ROWS || near(starts, g.to) >= GUTTER_ROWS)) out.add(g);
+  return out;
+}
+
+/**
+ * Whether a strip holds a margin note's gap: beside a justified column, whose edge four
+ * rows or more meet exactly, every row with the gap has its column side flush with that
+ * edge and, on one row at least, two words or more beyond it (LaTeX's `\marginpar`, set
+ * under one em from the text; a hanging section number is one word), and no line of the
+ * page runs across the strip.
+ */
+function marginNote(rows: readonly Row[], lined: readonly Gap[], lo: number, hi: number, edgeLeft: number, edgeRight: number): boolean {
+  const words = (h: Gap, side: "left" | "right"): number => {
+    const rw = rows.find((r) => r.gaps.includes(h))!;
+    const note = side === "right" ? rw.runs.filter((r) => r.x0 >= hi - EDGE) : rw.runs.filter((r) => r.x1 <= lo + EDGE);
+    return note.map((r) => r.text).join(" ").split(/\s+/).filter(Boolean).length;
+  };
+  // In the margin, no line of the page runs across the strip (a manual page's terms hang
+  // left of their descriptions, where its headings and paragraphs start).
+  const inMargin = () => !rows.some((rw) => rw.runs.some((r) => r.x1 > lo + EDGE && r.x0 < hi - EDGE));
+  if (edgeLeft >= GUTTER_ROWS && lined.every((h) => Math.abs(h.from - lo) <= EDGE)) return lined.some((h) => words(h, "right") >= 2) && inMargin();
+  if (edgeRight >= GUTTER_ROWS && lined.every((h) => Math.abs(h.to - hi) <= EDGE)) return lined.some((h) => words(h, "left") >= 2) && inMargin();
+  return false;
 }
 
 /** The narrower of the two stretches of text around gap `i`, each up to a gap nearly as wide as it. */

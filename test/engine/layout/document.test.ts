@@ -187,6 +187,15 @@ describe("finishDocument", () => {
     expect(kinds("7")).toEqual(["text", "text"]);
   });
 
+  it("takes a numbered section's running head, read as an item, for a header in the slot of the heads confirmed on others", () => {
+    // LaTeX's book class: the chapter on even pages, the numbered section on odd ones.
+    const body = (n: number): TextRun[] => [run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300)];
+    const head = (n: number) => (n % 2 === 0 ? "CHAPTER 1. PUMPS" : `1.${n}. STORAGE TANKS ${n}`);
+    const pages = [2, 3, 4, 5, 6, 7, 8].map((n) => page(n, [run(head(n), 80, 100, { italic: true }), run(String(n), 510, 100), ...body(n)]));
+    const laid = finishDocument(pages);
+    expect(laid.filter((l) => /^1\.\d\./.test(l.block.text)).map((l) => l.block.kind)).toEqual(["header", "header", "header"]);
+  });
+
   it("finds a short chapter's running head, on one page only, in the slot of the heads confirmed on others", () => {
     const body = (n: number): TextRun[] => [run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300)];
     const head = (n: number) => (n < 3 ? "CHAPTER 1. ARCHITECTURE" : n < 8 ? "CHAPTER 2. THE WRITE PATH" : "CHAPTER 3. COMPACTION");
@@ -302,6 +311,18 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     expect(laid.map((l) => l.block.kind)).toEqual(["table", "table-caption", "table"]);
     expect(laid[2]!.continuationOf).toBeUndefined();
     expect(laid[2]!.block.table!.headerRows).toBeUndefined();
+  });
+
+  it("goes on from the text above a captioned table set at the page foot (a bottom float)", () => {
+    const open = run("Pressure in the mains falls as demand rises during the early", 50, 100);
+    const float = buildBlocks(buildLines([run("Table 1: Design values", 50, 560)]));
+    classifyBlocks(float);
+    const first = page(1, [open]);
+    first.blocks.push(...float, { ...tableBlock(rest), y0: 600, y1: 660 });
+    const second = page(2, [run("morning hours, when most households wake.", 50, 100)]);
+    const laid = finishDocument([first, second]);
+    expect(laid.map((l) => l.block.kind)).toEqual(["text", "table-caption", "table", "text"]);
+    expect(laid[3]!.continuationOf).toBe(0);
   });
 
   it("leaves blocks alone that stand outside the table's columns, share a row with prose, or stand alone", () => {

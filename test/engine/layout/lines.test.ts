@@ -241,3 +241,31 @@ describe("buildLines: tables of contents", () => {
     expect(buildLines(runs).map((l) => l.text)).toEqual(left.flatMap((t, k) => [t, right[k]!]));
   });
 });
+
+describe("buildLines: margin notes", () => {
+  const texts = (runs: TextRun[]) => buildLines(runs).map((l) => l.text);
+  // A justified column from x = 50 to x = 300, word by word: its lines end exactly at its edge.
+  const justified = (words: string[], top: number): TextRun[] => {
+    const step = 250 / words.length;
+    return words.map((w, i) => run(w, 50 + i * step, top, { x1: 50 + (i + 1) * step - 4 }));
+  };
+  const body = (top: number) => justified(["the", "water", "passes", "through", "the", "sand", "filters", "daily"], top);
+
+  it("cuts a note set under one em beside a justified column off its lines (LaTeX's \\marginpar)", () => {
+    const runs = [...body(100), ...body(112), ...body(124), ...body(136), ...body(148), ...body(160)];
+    // The last word of two lines ends at 296 (its box 4 pt short of the step); the note starts 7 pt on.
+    runs.push(run("Check the valve", 303, 124), run("log first.", 303, 136));
+    const lines = texts(runs);
+    expect(lines).toContain("Check the valve");
+    expect(lines).toContain("log first.");
+    expect(lines.filter((l) => l.startsWith("the water")).every((l) => l.endsWith("daily"))).toBe(true);
+  });
+
+  it("keeps a manual page's term with its description: the page's headings run across the strip", () => {
+    const runs: TextRun[] = [run("Shell Variables and their meaning", 20, 88)];
+    for (const top of [100, 112, 124, 136, 148]) runs.push(...body(top));
+    runs.push(run("{ list; }", 20, 112, { x1: 43 }));
+    const lines = texts(runs);
+    expect(lines.some((l) => l.startsWith("{ list; } the water"))).toBe(true);
+  });
+});
