@@ -13,7 +13,8 @@ export interface MarkdownItem {
 
 // Page furniture is not document content: it would repeat on every page of the Markdown.
 const SKIPPED = new Set(["Header", "Footer", "PageNumber", "PageBreak"]);
-const LIST_MARKER = /^(?:[-*+•·▪◦]|\d{1,3}[.)]|[a-zA-Z][.)]|\(\d{1,3}\)|（\d{1,3}）|[①-⑳])\s/u;
+// A list item opening with a marker of its own (Markdown's, or the document's bullet glyph) keeps it; others get `- `.
+const LIST_MARKER = /^(?:[-*+•·▪◦●○■□▫◆◇➢►▶‣⁃∙✓✔–\uf0a7\uf0b7\uf076\uf0d8\uf0fc]|\d{1,3}[.)]|[a-zA-Z][.)]|\(\d{1,3}\)|（\d{1,3}）|[①-⑳])\s/u;
 
 /** The whole document as Markdown; tables as HTML unless `tableView` is `markdown`. */
 export function renderMarkdown(items: readonly MarkdownItem[], tableView: TableView): string {

@@ -2,9 +2,12 @@ import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js"
 import { isCaption } from "./captions.js";
 import { isCjk, overlap, type Block, type Line } from "./types.js";
 
-/** A list marker at the start of a line: bullets, `1.`, `1)`, `(a)`, `iv.`, `①`, `一、`. */
+/**
+ * A list marker at the start of a line: bullets, `1.`, `1)`, `(a)`, `iv.`, `①`, `一、`. An
+ * em dash opens a quotation's attribution (`— CTO, regional bank`), not an item.
+ */
 export const LIST_MARKER =
-  /^(?:[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7]\s*|[-\u2013\u2014*]\s+|\(?\d{1,3}[.)]\s+|\d{1,3}(?:\.\d{1,3}){1,3}\.\s+|\(\d{1,3}\)\s*|\(?[a-zA-Z]\)\s+|\([a-zA-Z]\)\s*|\(?[ivxIVX]{1,4}[.)]\s+|[\u2460-\u2473]\s*|\d{1,3}\u3001|[一二三四五六七八九十]+\u3001)/;
+  /^(?:[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7]\s*|[-\u2013*]\s+|\(?\d{1,3}[.)]\s+|\d{1,3}(?:\.\d{1,3}){1,3}\.\s+|\(\d{1,3}\)\s*|\(?[a-zA-Z]\)\s+|\([a-zA-Z]\)\s*|\(?[ivxIVX]{1,4}[.)]\s+|[\u2460-\u2473]\s*|\d{1,3}\u3001|[一二三四五六七八九十]+\u3001)/;
 
 // Arabic question mark, full stop and semicolon end sentences too.
 const SENTENCE_END = /[.!?。！？:：;；"”’)）\u061f\u06d4\u061b]$/;
@@ -226,7 +229,7 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
   if (hasDots(last.text) && TOC_ENTRY_END.test(last.text.trimEnd())) return true;
   // First-line indent of a new paragraph, unless the block is one full line whose
   // sentence runs on: a hanging indent (a bibliography entry, a description list's item).
-  if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs) {
+  if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs && !centredOn(b, line)) {
     const runsOn = b.lines.length === 1 && !FULL_STOP.test(last.text.trimEnd()) && columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - 2 * fs;
     return !runsOn;
   }
@@ -260,6 +263,25 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
   }
   return false;
 }
+
+/**
+ * Whether `line` is a centred paragraph's shorter line going on from block `b`: the
+ * middles of its lines and of `line` meet (within 0.15 em, where a first-line indent
+ * moves it half the indent), its lines start at different places, and its last ends
+ * on a word, its sentence open. Two lines of the block at least: an index's entry and the subentry
+ * set in under it may share a middle by chance.
+ */
+function centredOn(b: Block, line: Line): boolean {
+  const last = b.lines[b.lines.length - 1]!;
+  const first = b.lines[0]!;
+  const mid = (l: Line): number => l.x0 + l.x1;
+  const tol = 0.3 * line.fontSize;
+  return b.lines.length >= 2 && Math.abs(mid(last) - mid(line)) <= tol && Math.abs(mid(first) - mid(last)) <= tol && Math.abs(first.x0 - last.x0) > 1 && line.x1 - line.x0 < last.x1 - last.x0 && WORD_END.test(last.text);
+}
+
+/** A line ending mid-sentence on a word (an index's entries end in page numbers). */
+const WORD_END = /\p{L}[,;]?\s*$/u;
+
 
 /** A line ending in a word no sentence ends with (`… to the` / `Landlord by standing order`). */
 const OPEN_END = /\b(?:the|a|an|of|to|and|or|in|on|for|with|by|at|from|that|which|as|is|are|be|this|its|their|our|your)\s*$/i;

@@ -178,20 +178,33 @@ export function assignListLevels(blocks: readonly Block[]): void {
 /**
  * A page's left-to-right lists, in the order of `blocks` (reading order once the page is
  * laid out): items one after another, with what is set in under them (an item's second
- * paragraph, a note) between; a block back at the list's margin ends it.
+ * paragraph, a note) between; a block back at the list's margin ends it, and so does one
+ * in another column.
  */
 function listsOf(blocks: readonly Block[], rtl: ReadonlySet<Block>): Block[][] {
   const lists: Block[][] = [];
   let current: Block[] = [];
   let margin = Infinity;
+  let right = -Infinity;
   for (const b of blocks) {
+    // A block higher up than the last item, or clear of the items to their right, is in
+    // another column: a list there (a comparison slide's second one) is a list of its own.
+    const last = current[current.length - 1];
+    if (last && (b.y1 <= last.y0 || b.x0 >= right)) {
+      lists.push(current);
+      current = [];
+      margin = Infinity;
+      right = -Infinity;
+    }
     if (b.kind === "list" && !rtl.has(b)) {
       current.push(b);
+      right = Math.max(right, b.x1);
       margin = Math.min(margin, b.x0);
     } else if (current.length && (rtl.has(b) || b.x0 <= margin + 0.5 * b.fontSize || b.kind === "header" || b.kind === "footer" || b.kind === "page-number")) {
       lists.push(current);
       current = [];
       margin = Infinity;
+      right = -Infinity;
     }
   }
   if (current.length) lists.push(current);

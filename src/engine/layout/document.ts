@@ -261,8 +261,9 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
       // A heading says something: not a bare number, not a table-of-contents line.
       if (!/[\p{L}]/u.test(text) || DOT_LEADER.test(text)) continue;
       if (/[,;，；、]$/.test(text)) continue;
-      // A quotation set large (a pull quote) is the article's text, not its heading.
-      if (QUOTED.test(text)) continue;
+      // A quotation set large (a pull quote) is the article's text, not its heading; a
+      // bulleted item set large (a slide's one point) is an item.
+      if (QUOTED.test(text) || (b.kind === "list" && BULLET.test(text))) continue;
       const larger = body > 0 && b.fontSize >= body * 1.12;
       const boldShort = b.bold && text.length <= (cjk ? 40 : 100) && !/[.。]$/.test(text);
       const numbered = NUMBERED_HEADING.test(text) && (b.bold || larger);
@@ -296,6 +297,9 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
     b.headingLevel = Math.min(level, 9);
   }
 }
+
+/** A bullet glyph opening a list item (numbers and letters may number headings too). */
+const BULLET = /^[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7\u2013*-]/;
 
 /** A section's number opening a heading: `A.1`, `3.2`, `2`. */
 const SECTION_START = /^(?:[A-Z]|\d{1,3})(?:\.\d{1,3})*\.?\s/;
@@ -398,12 +402,15 @@ function captionedAnew(p: PageLayout, table: Block): boolean {
   return false;
 }
 
-/** A table's first row as text, to tell a repeated header. */
-const firstRow = (t: GridTable): string =>
+/** A table's row as text, to tell a repeated header. */
+const rowText = (t: GridTable, row: number): string =>
   t.cells
-    .filter((c) => c.row === 1)
+    .filter((c) => c.row === row)
     .map((c) => c.text.trim())
     .join("\t");
+
+/** A table's first three rows as text: where a header repeated overleaf may stand. */
+const headRows = (t: GridTable): string[] => [1, 2, 3].filter((r) => r <= t.rows).map((r) => rowText(t, r));
 
 function markContinuations(pages: readonly PageLayout[], out: LaidElement[], indexOf: Map<Block, number>): void {
   const body = bodySize(pages);
@@ -418,9 +425,12 @@ function markContinuations(pages: readonly PageLayout[], out: LaidElement[], ind
     const first = flow.find((b) => !(b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || (b.kind === "table" && captionedAnew(p, b))));
     if (prevPage && first) {
       for (const prevLast of tails) {
+        // A table goes on from one reaching the page's foot or saying it goes on (not from
+        // another sheet's table, ending higher up, set like it).
         const tableGoesOn =
           prevLast.kind === "table" &&
           first.kind === "table" &&
+          (prevLast.y1 >= 0.75 * prevPage.height || prevPage.blocks.some((b) => b.y0 >= prevLast.y1 && GOES_ON.test(b.text.trim()))) &&
           !captionedAnew(p, first) &&
           prevLast.table?.cols === first.table?.cols &&
           Math.abs(prevLast.x0 - first.x0) < 0.05 * p.width;
@@ -428,8 +438,9 @@ function markContinuations(pages: readonly PageLayout[], out: LaidElement[], ind
         const codeGoesOn = prevLast.kind === "code" && first.kind === "code" && prevLast.y1 >= 0.75 * prevPage.height && first.y0 <= 0.25 * p.height && Math.abs(prevLast.x0 - first.x0) < 2 * first.fontSize;
         if (!tableGoesOn && !codeGoesOn && !continuesText(prevLast, first)) continue;
         out[indexOf.get(first)!]!.continuationOf = indexOf.get(prevLast)!;
-        // A table going on without its header repeated starts with a body row.
-        if (tableGoesOn && firstRow(first.table!) !== firstRow(prevLast.table!)) first.table!.headerRows = 0;
+        // A table going on without its header repeated starts with a body row. The header
+        // may be the table's second or third row, under a title set in its grid.
+        if (tableGoesOn && !headRows(prevLast.table!).includes(rowText(first.table!, 1))) first.table!.headerRows = 0;
         break;
       }
     }

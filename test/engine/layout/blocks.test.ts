@@ -52,6 +52,14 @@ describe("buildBlocks", () => {
     ]);
   });
 
+  it("keeps a centred paragraph's shorter last line, and reads an em dash's attribution as text", () => {
+    const centred = (text: string, top: number) => run(text, 300 - text.length * 2.5, top);
+    const blocks = blocksOf([centred("We make freight simple, reliable and", 100), centred("affordable for every small business in", 112), centred("Europe, from the first parcel to the ten", 124), centred("thousandth.", 136)]);
+    expect(blocks.map((b) => b.text)).toEqual(["We make freight simple, reliable and affordable for every small business in Europe, from the first parcel to the ten thousandth."]);
+    const quote = blocksOf([run("“Onboarding took one afternoon.”", 10, 100), run("— CTO, regional bank", 40, 120)]);
+    expect(quote.map((b) => b.kind)).toEqual(["text", "text"]);
+  });
+
   it("keeps a hanging indent's lines with their entry (bibliography, description list), and starts the next entry back at the margin", () => {
     const full = { x1: 300 };
     const blocks = blocksOf([

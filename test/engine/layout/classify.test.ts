@@ -8,6 +8,14 @@ function item(text: string, x0: number, x1: number, y0: number): Block {
 }
 
 describe("assignListLevels", () => {
+  it("levels a list in the next column on its own (a comparison slide's two lists)", () => {
+    const left = [item("● Full control", 40, 240, 100), item("– Hire four", 70, 240, 130), item("● Ready in June", 40, 240, 160)];
+    const right = [item("● Live in six weeks", 390, 600, 100), item("– Lock-in risk", 420, 600, 130), item("● Annual licence", 390, 600, 160)];
+    const blocks = [...left, ...right];
+    assignListLevels(blocks);
+    expect(blocks.map((b) => b.listLevel)).toEqual([0, 1, 0, 0, 1, 0]);
+  });
+
   it("levels left-to-right items by their left edge", () => {
     const blocks = [item("• one", 72, 400, 100), item("• nested", 96, 400, 120), item("• two", 72, 400, 140)];
     assignListLevels(blocks);

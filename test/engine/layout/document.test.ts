@@ -302,6 +302,21 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     expect(finishDocument([page(1, [prose, ...words]), next(rest)]).filter((l) => l.page === 1).map((l) => l.block.kind)).not.toContain("table");
   });
 
+  it("does not continue a table ending high up its page (another sheet's), and keeps the header repeated under a title in the grid", () => {
+    const high: PageLayout = { number: 1, width: 600, height: 800, blocks: [{ ...tableBlock(rest), y0: 60, y1: 160 }] };
+    expect(finishDocument([high, next(rest)])[1]!.continuationOf).toBeUndefined();
+    const titled = tableBlock([["Ledger 2024", "", ""], ["Product", "Units", "Share"], ...rest]);
+    const first: PageLayout = { number: 1, width: 600, height: 800, blocks: [{ ...titled, y0: 600, y1: 700 }] };
+    const laid = finishDocument([first, next([["Product", "Units", "Share"], ...rest])]);
+    expect(laid[1]!.continuationOf).toBe(0);
+    expect(laid[1]!.block.table!.headerRows).toBeUndefined();
+  });
+
+  it("reads a slide's one bulleted point set large as an item, not a heading", () => {
+    const laid = finishDocument([page(1, [run("Appendix A", 50, 40, { fontSize: 32 }), run("● Background material for reference", 50, 120, { fontSize: 28 }), run("Body text of the deck at its usual size, long enough.", 50, 300)])]);
+    expect(laid.map((l) => l.block.kind)).toEqual(["title", "list", "text"]);
+  });
+
   it("does not continue a table into the next page's own captioned table", () => {
     const first: PageLayout = { number: 1, width: 600, height: 800, blocks: [{ ...tableBlock(rest), y0: 600, y1: 660 }] };
     const caption = buildBlocks(buildLines([run("Table 2: Prices of parts", 50, 40)]));
