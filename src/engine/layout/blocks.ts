@@ -1,5 +1,6 @@
 import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js";
 import { isCaption } from "./captions.js";
+import { noteNumber } from "./row-joins.js";
 import { isCjk, overlap, type Block, type Line } from "./types.js";
 
 /**
@@ -143,12 +144,19 @@ const hasDots = (text: string): boolean => {
   const end = (c >= 48 && c <= 57) || "ivxlcIVXLC".includes(text[text.length - 1] ?? "-");
   return end && (text.includes("..") || text.includes(". .") || text.includes("\u2026") || text.includes("\u00b7"));
 };
+/**
+ * A back-of-book index's row: a term of up to six words, a comma, then its pages
+ * (`alkalinity, 30, 76, 103`, `pumps, 12–15`).
+ */
+const INDEX_ROW = /^[^\d,]+(?:\s[^\d\s,]+){0,5},\s*\d{1,4}(?:[-\u2013]\d{1,4})?(?:,\s*\d{1,4}(?:[-\u2013]\d{1,4})?)*\s*$/u;
+
 /** A table of contents' entry ending: a dot leader to its page number. */
 const TOC_ENTRY_END = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
 
 /**
  * Lines that are items of a list numbered without punctuation (`1  Closed the
- * warehouse`: a number alone, then, a tab away (0.8–4 font sizes), words) or lettered
+ * warehouse`: a number alone, or in lower-case roman, then, a tab away (0.6–4 font
+ * sizes), words) or lettered
  * (`a. Clear the ground`, `B. Beta option`), with an item numbered or lettered one more
  * or one less within ten lines' height, its marker and text set at the same places. A
  * line of prose that happens to start with a figure or an initial (`A. Smith`) has no such
@@ -158,12 +166,17 @@ const TOC_ENTRY_END = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})\s*(?:\d{
 function sequenceItems(lines: readonly Line[]): Set<Line> {
   const items = new Set<Line>();
   const found: { line: Line; n: number; letter: boolean; text?: number; at: number }[] = [];
+  // Numbers whose words stand under a word space on: items only where the words start
+  // with those of a number a tab away (`viii` is wider than `i`, its text at one tab stop).
+  const close: { line: Line; n: number; text: number; at: number }[] = [];
   lines.forEach((line, at) => {
     if (line.bold || line.mono) return;
     const [num, words] = line.runs;
-    if (num && words && BARE_NUMBER.test(num.text.trim()) && /^\p{L}/u.test(words.text)) {
-      const gap = words.x0 - num.x1;
-      if (gap >= 0.8 * line.fontSize && gap <= 4 * line.fontSize) found.push({ line, n: Number(num.text.trim()), letter: false, text: words.x0, at });
+    const n = num && words && /^\p{L}/u.test(words.text) ? noteNumber(num.text.trim()) : undefined;
+    if (n !== undefined) {
+      const gap = words!.x0 - num!.x1;
+      if (gap >= 0.6 * line.fontSize && gap <= 4 * line.fontSize) found.push({ line, n, letter: false, text: words!.x0, at });
+      else if (gap > 0.1 * line.fontSize && gap < 0.6 * line.fontSize) close.push({ line, n, text: words!.x0, at });
       return;
     }
     const m = LETTER_ITEM.exec(line.text);
@@ -174,6 +187,8 @@ function sequenceItems(lines: readonly Line[]): Set<Line> {
     if (m && under && styled(line) !== styled(under) && !/[.!?:;]$/.test(line.text.trimEnd()) && !LETTER_ITEM.test(under.text) && Math.abs(under.x0 - line.x0) <= 0.5 * line.fontSize && under.x1 > line.x1 + 4 * line.fontSize && under.y0 > line.y0) return;
     if (m && num) found.push({ line, n: m[1]!.charCodeAt(0), letter: true, ...(num.text.trim() === `${m[1]}.` && words ? { text: words.x0 } : {}), at });
   });
+  for (const c of close) if (found.some((f) => !f.letter && f.text !== undefined && Math.abs(f.text - c.text) <= 1)) found.push({ ...c, letter: false });
+  found.sort((a, b) => a.at - b.at);
   if (found.length < 2) return items;
   for (let i = 0; i < found.length; i++) {
     const a = found[i]!;
@@ -227,6 +242,8 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
   }
   // A table of contents' entry ends at its page number: the next line is the next entry.
   if (hasDots(last.text) && TOC_ENTRY_END.test(last.text.trimEnd())) return true;
+  // An index: an entry keeps the subentries set in under it; one back at its start is the next.
+  if (INDEX_ROW.test(last.text) && INDEX_ROW.test(line.text)) return start - startOf(first, rtl) < 0.5 * fs;
   // First-line indent of a new paragraph, unless the block is one full line whose
   // sentence runs on: a hanging indent (a bibliography entry, a description list's item).
   if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs && !centredOn(b, line)) {

@@ -375,6 +375,8 @@ function continuesText(a: Block, b: Block): boolean {
   const start = b.text.trimStart();
   if (!end || !start || TERMINAL.test(end)) return false;
   const first = start[0]!;
+  // A note numbered in lower-case roman (`iv See the log book`) starts afresh.
+  if (/^[ivxl]{1,6}\s+\p{Lu}/u.test(start)) return false;
   // Scripts without case (CJK, Hebrew, Arabic): an open sentence is enough.
   return /\p{Ll}/u.test(first) || isCjk(first) || hasRtl(first) || /[-,，、،]$/.test(end);
 }

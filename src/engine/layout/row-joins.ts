@@ -127,14 +127,30 @@ export function hangsFromMarker(runs: readonly TextRun[], at: number, cuts: read
   return isMarker(runs[at - 1]!) && /^[\p{L}"“‘'(]/u.test(runs[at]!.text);
 }
 
-/** A note's or item's number alone: `1`, `12`. */
-const BARE_NUMBER = /^\d{1,3}$/;
+/** A note's or item's number alone: `1`, `12`, or in lower-case roman (LibreOffice's endnotes: `iv`). */
+const BARE_NUMBER = /^(?:\d{1,3}|[ivxl]{1,6})$/;
+
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50 };
+
+/** The value of a note's number alone (`1`, `12`, or lower-case roman: `iv` = 4), else undefined. */
+export function noteNumber(text: string): number | undefined {
+  if (!BARE_NUMBER.test(text)) return undefined;
+  if (/^\d/.test(text)) return Number(text);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const v = ROMAN[text[i]!]!;
+    n += v < (ROMAN[text[i + 1] ?? ""] ?? 0) ? -v : v;
+  }
+  return n;
+}
 
 /** The number opening row `k`, a tab before words (a footnote, an item), and how many words (up to a few). */
 function rowNumber(rows: readonly Row[], k: number): { n: number; words: number } | undefined {
   const row = rows[k]!;
   const [num, first] = row.runs;
-  if (!num || !first || first.mono || !BARE_NUMBER.test(num.text.trim()) || !/^\p{L}/u.test(first.text)) return undefined;
+  if (!num || !first || first.mono || !/^\p{L}/u.test(first.text)) return undefined;
+  const n = noteNumber(num.text.trim());
+  if (n === undefined) return undefined;
   // The number in the text's type (a listing's or a pleading's line numbers are smaller),
   // and nothing after the words but words (a table row has more cells).
   if (Math.abs(num.fontSize - first.fontSize) > 0.15 * Math.max(num.fontSize, first.fontSize)) return undefined;
@@ -142,12 +158,13 @@ function rowNumber(rows: readonly Row[], k: number): { n: number; words: number 
   let text = "";
   for (let i = 1; i < rows[k]!.runs.length && text.length < 40; i++) text += ` ${rows[k]!.runs[i]!.text}`;
   const words = text.trim().split(/\s+/).length;
-  return words >= 2 ? { n: Number(num.text.trim()), words } : undefined;
+  return words >= 2 ? { n, words } : undefined;
 }
 
 /**
  * Whether row `k` is one of notes or items numbered in a stack (`1⇥Information assets
- * include…`, `2⇥See also…`, LibreOffice's footnotes; a manual's exit codes): a row nearby
+ * include…`, `2⇥See also…`, LibreOffice's footnotes and `iv⇥See…` endnotes; a manual's
+ * exit codes): a row nearby
  * opens with the number one more or one less, at the same place, one of the two with
  * four words or more. The numbers line up like a column, but each
  * note reads as one line from its number.

@@ -60,6 +60,17 @@ describe("buildBlocks", () => {
     expect(quote.map((b) => b.kind)).toEqual(["text", "text"]);
   });
 
+  it("reads an index entry with the subentries set in under it as one block, the next entry back at the margin", () => {
+    const blocks = blocksOf([run("absorption, 73", 10, 100), run("acidity, 33", 10, 112), run("failure, 101", 30, 124), run("cleaning, 27", 30, 136), run("aeration, 63", 10, 148)]);
+    expect(blocks.map((b) => b.text)).toEqual(["absorption, 73", "acidity, 33 failure, 101 cleaning, 27", "aeration, 63"]);
+  });
+
+  it("reads endnotes numbered in lower-case roman as items, each with its number, however wide the numeral", () => {
+    const note = (n: string, top: number) => [run(n, 50, top, { x1: 50 + n.length * 2.5 }), run(`See the station log book, section ${top}, for the record sheet.`, 64, top)];
+    const blocks = blocksOf(["i", "ii", "iii", "iv", "v", "vi", "vii", "viii"].flatMap((n, k) => note(n, 100 + 12 * k)));
+    expect(blocks.map((b) => [b.kind, b.text.split(" ")[0]])).toEqual(["i", "ii", "iii", "iv", "v", "vi", "vii", "viii"].map((n) => ["list", n]));
+  });
+
   it("keeps a hanging indent's lines with their entry (bibliography, description list), and starts the next entry back at the margin", () => {
     const full = { x1: 300 };
     const blocks = blocksOf([

@@ -312,6 +312,11 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     expect(laid[1]!.block.table!.headerRows).toBeUndefined();
   });
 
+  it("does not continue the last page's open sentence into endnotes numbered in lower-case roman", () => {
+    const laid = finishDocument([page(1, [run("The operator records every check in the station log before the", 50, 700)]), page(2, [run("iv See the station log book, section scope.", 50, 60)])]);
+    expect(laid.at(-1)!.continuationOf).toBeUndefined();
+  });
+
   it("reads a slide's one bulleted point set large as an item, not a heading", () => {
     const laid = finishDocument([page(1, [run("Appendix A", 50, 40, { fontSize: 32 }), run("● Background material for reference", 50, 120, { fontSize: 28 }), run("Body text of the deck at its usual size, long enough.", 50, 300)])]);
     expect(laid.map((l) => l.block.kind)).toEqual(["title", "list", "text"]);
