@@ -93,13 +93,19 @@ describe.skipIf(missing("reportlab", "pdftotext"))("pdf: documents written by Re
     expectInReadingOrder(doc, ["Field Notes on Soil Moisture", "1. Section 1", "Paragraph 1.1.", "Paragraph 2.2.", "Paragraph 2.3.", "3. Section 3", "Paragraph 4.1."]);
   });
 
-  it("reads an invoice's letterhead as titles, its details and items as tables", () => {
+  it("reads an invoice's letterhead as titles, its details and items as tables, each total as its label and amount", () => {
     const doc = docs.invoice!;
     expect(texts(doc, "Title").slice(0, 2)).toEqual(["ACME Supplies Ltd", "INVOICE"]);
     const [details, items] = ofType(doc, "Table").map((e) => e.table!);
     expect(details!.cells.filter((c) => c.row === 1).map((c) => c.text)).toEqual(["12 Harbour Road", "Invoice no.", "INV-2026-0147"]);
     expect(items!.cells.filter((c) => c.row === 2).map((c) => c.text)).toEqual(["Steel brackets, 40 mm", "250", "0.84", "210.00"]);
-    expect(items!.cells.some((c) => c.text === "Total due")).toBe(true);
+    // The items are the drawn table's seven rows; the totals under it, drawn apart, are a line each.
+    expect(items!.rows).toBe(7);
+    expect(doc.elements.filter((e) => /^(?:Subtotal|VAT 20%|Total due) /.test(e.text)).map((e) => [e.type, e.text])).toEqual([
+      ["NarrativeText", "Subtotal 783.50 GBP"],
+      ["NarrativeText", "VAT 20% 156.70 GBP"],
+      ["NarrativeText", "Total due 940.20 GBP"],
+    ]);
   });
 
   it("puts every word poppler finds inside an element holding it", async () => {

@@ -264,6 +264,8 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
       // A quotation set large (a pull quote) is the article's text, not its heading; a
       // bulleted item set large (a slide's one point) is an item.
       if (QUOTED.test(text) || (b.kind === "list" && BULLET.test(text))) continue;
+      // Nor is a form's row or a key and its value (`Total due⇥€20,046.48`, in bold).
+      if (b.keyed) continue;
       const larger = body > 0 && b.fontSize >= body * 1.12;
       const boldShort = b.bold && text.length <= (cjk ? 40 : 100) && !/[.。]$/.test(text);
       const numbered = NUMBERED_HEADING.test(text) && (b.bold || larger);

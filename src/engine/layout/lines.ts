@@ -1,5 +1,5 @@
 import { hasRtl, logicalRuns } from "./bidi.js";
-import { countsOn, hangsFromMarker, labelEnd, labelledValue, MARKER_TAB_EM, markerColumn, tocNumber } from "./row-joins.js";
+import { countsOn, hangsFromMarker, keyValue, labelEnd, labelledValue, MARKER_TAB_EM, markerColumn, tocNumber } from "./row-joins.js";
 import { FIGURE, isCjk, type Line, type TextRun } from "./types.js";
 
 /** Tuning for {@link buildLines}. */
@@ -73,10 +73,16 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
     const cuts: number[] = [];
     const weak: Gap[] = [];
     let valueAt = -1;
+    let valueX = 0;
     const labelled = labels(k);
+    const keyed = rw.gaps.length ? keyValue(rows, k) : undefined;
     rw.gaps.forEach((g, i) => {
       if (g.at === labelled && labelledValue(rows, k, labels)) {
-        valueAt = g.at;
+        [valueAt, valueX] = [g.at, rw.runs[g.at]!.x0];
+        return;
+      }
+      if (g.at === keyed?.at) {
+        [valueAt, valueX] = [g.at, keyed.x];
         return;
       }
       if (g.em < MARKER_TAB_EM && hangsFromMarker(rw.runs, g.at, cuts) && (g.em < gutterEm || markerColumn(rows, k, rw.runs[g.at - 1]!))) return;
@@ -129,7 +135,7 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
     let from = 0;
     for (const to of [...cuts, rw.runs.length]) {
       const line = makeLine(rw.runs.slice(from, to));
-      if (valueAt > from && valueAt < to) line.valueX = rw.runs[valueAt]!.x0;
+      if (valueAt > from && valueAt < to) line.valueX = valueX;
       lines.push(line);
       from = to;
     }

@@ -81,6 +81,75 @@ export function labelEnd(runs: readonly TextRun[]): number {
   return -1;
 }
 
+/** The two pieces of a row cut by one wide gap (1 em or more): the gap's run index, or -1. */
+function twoPieces(row: Row): number {
+  let at = -1;
+  for (const g of row.gaps) {
+    if (g.em < 1) continue;
+    if (at >= 0) return -1;
+    at = g.at;
+  }
+  return at;
+}
+
+/** A key's words: up to five, from a letter, not ending in a figure (an index's page). */
+const KEY = /^\p{L}[^\n]{0,40}[^\d\s]$/u;
+
+/**
+ * Where row `k`'s value starts, if it is a key and its value (`Subtotal⇥€17,732.40`,
+ * `Due date⇥11 April 2024`): two pieces, a key of up to five words, a value of up to four
+ * mostly figures, and two rows more within four alike, keys at the same place and
+ * values starting (after a gap wider than a word space) or ending at the same place (an invoice's totals, its number and
+ * dates). Such rows line up like two columns, but each is read as one line; two columns of
+ * words (names, terms) have no figures on their right.
+ */
+export function keyValue(rows: readonly Row[], k: number): { at: number; x: number } | undefined {
+  const own = keyValueShape(rows[k]!);
+  if (!own) return undefined;
+  const runs = rows[k]!.runs;
+  const [left, start, end] = [runs[0]!.x0, runs[own]!.x0, runs[runs.length - 1]!.x1];
+  let starts = 0;
+  let ends = 0;
+  for (let j = Math.max(0, k - 4); j <= Math.min(rows.length - 1, k + 4); j++) {
+    const row = rows[j]!;
+    const other = row.runs;
+    if (Math.abs(other[0]!.x0 - left) > 2) continue;
+    // A value at the same place, after a gap wider than a word space (a short key's
+    // row may not be cut at all), and no other wide gap.
+    const at = other.findIndex((r, i) => i > 0 && Math.abs(r.x0 - start) <= 2 && row.gaps[i - 1]!.em >= 0.3);
+    if (at > 0 && row.gaps.every((g) => g.em < 1 || g.at === at) && keyAndValue(row, at)) starts++;
+    if (keyValueShape(row) && Math.abs(other[other.length - 1]!.x1 - end) <= 2) ends++;
+  }
+  if (starts >= 3) return { at: own, x: start };
+  if (ends >= 3) return { at: own, x: end };
+  return undefined;
+}
+
+/** The value's run index when a row is two pieces shaped like a key and its value, else 0. */
+function keyValueShape(row: Row): number {
+  const at = twoPieces(row);
+  return at > 0 && keyAndValue(row, at) ? at : 0;
+}
+
+/**
+ * Whether row's runs before `at` read as a key and those from `at` as its value: a key
+ * of up to five words, a value of up to four, half its letters and figures figures
+ * (`€17,732.40`, `12 March 2024`, `INV-2024-0193`; not an address's `Warehouse 3`).
+ */
+function keyAndValue(row: Row, at: number): boolean {
+  // Runs may be single glyphs (Chromium): a space only at a gap.
+  const text = (from: number, to: number): string => {
+    let out = row.runs[from]!.text;
+    for (let i = from + 1; i < to; i++) out += (row.gaps[i - 1]!.em > 0.12 ? " " : "") + row.runs[i]!.text;
+    return out.replace(/\s+/g, " ").trim();
+  };
+  const key = text(0, at);
+  const value = text(at, row.runs.length);
+  if (!KEY.test(key) || key.split(" ").length > 5 || value.split(" ").length > 4) return false;
+  const figures = value.replace(/\D/g, "").length;
+  return figures > 0 && 2 * figures >= value.replace(/[^\p{L}\p{N}]/gu, "").length;
+}
+
 /**
  * Whether the gap where row `k`'s label ends (`labels`, memoised {@link labelEnd}) parts a form's label from its value
  * (`Company name:⇥Blue Harbour Ltd`): the row's label ends there in a colon, and another

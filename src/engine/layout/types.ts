@@ -55,7 +55,7 @@ export interface Line extends Rect {
   mono: boolean;
   /** Share of characters in math fonts or math symbols (0..1). */
   mathShare: number;
-  /** A form's row (`Label:⇥value`, row-joins.ts `labelledValue`): where its value starts. */
+  /** A form's row (`Label:⇥value`, row-joins.ts `labelledValue`) or a key and its value (`keyValue`): where its value starts, or ends when the values are set flush right. */
   valueX?: number;
 }
 
@@ -93,6 +93,8 @@ export interface Block extends Rect {
   textX?: number;
   /** A hyphen at a line's end is the word's own (the writer does not hyphenate): keep it. */
   keepHyphens?: boolean;
+  /** A form's row or a key and its value (a line with `valueX`): no heading, however bold. */
+  keyed?: boolean;
   /** Table / image payload for non-text blocks. */
   table?: GridTable;
   image?: PlacedImage;

@@ -317,6 +317,17 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     expect(laid.at(-1)!.continuationOf).toBeUndefined();
   });
 
+  it("reads an invoice's total in bold, a key and its amount, as text, not a heading", () => {
+    const row = (key: string, value: string, top: number, bold = false) => [run(key, 350, top, { bold }), run(value, 540 - value.length * 5, top, { bold })];
+    const laid = finishDocument([page(1, [run("Thank you for your business. The amounts below are in euros.", 50, 60), ...row("Subtotal", "€17,732.40", 100), ...row("VAT 19%", "€3,200.70", 114), ...row("Total due", "€20,046.48", 128, true)])]);
+    expect(laid.map((l) => [l.block.kind, l.block.text])).toEqual([
+      ["text", "Thank you for your business. The amounts below are in euros."],
+      ["text", "Subtotal €17,732.40"],
+      ["text", "VAT 19% €3,200.70"],
+      ["text", "Total due €20,046.48"],
+    ]);
+  });
+
   it("reads a slide's one bulleted point set large as an item, not a heading", () => {
     const laid = finishDocument([page(1, [run("Appendix A", 50, 40, { fontSize: 32 }), run("● Background material for reference", 50, 120, { fontSize: 28 }), run("Body text of the deck at its usual size, long enough.", 50, 300)])]);
     expect(laid.map((l) => l.block.kind)).toEqual(["title", "list", "text"]);

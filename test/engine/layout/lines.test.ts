@@ -269,3 +269,24 @@ describe("buildLines: margin notes", () => {
     expect(lines.some((l) => l.startsWith("{ list; } the water"))).toBe(true);
   });
 });
+
+describe("buildLines: keys and their values", () => {
+  const texts = (runs: TextRun[]) => buildLines(runs).map((l) => [l.text, l.valueX]);
+
+  it("reads an invoice's totals as a line each, key then amount, the amounts set flush right", () => {
+    const row = (key: string, value: string, top: number) => [run(key, 350, top), run(value, 540 - value.length * 5, top)];
+    const lines = texts([...row("Subtotal", "€17,732.40", 100), ...row("Discount (5%)", "−€886.62", 114), ...row("VAT 19%", "€3,200.70", 128), ...row("Total due", "€20,046.48", 142)]);
+    expect(lines).toEqual([
+      ["Subtotal €17,732.40", 540],
+      ["Discount (5%) −€886.62", 540],
+      ["VAT 19% €3,200.70", 540],
+      ["Total due €20,046.48", 540],
+    ]);
+  });
+
+  it("leaves two columns of addresses or names apart: their right side is not mostly figures", () => {
+    const row = (left: string, right: string, top: number) => [run(left, 50, top), run(right, 300, top)];
+    const lines = texts([...row("Attn: Accounts Payable", "Warehouse 3, Gate B", 100), ...row("Unit 4, Dock Road", "Block 7, Quay Side", 114), ...row("Floor 2, East Wing", "Gate 9, North Yard", 128)]);
+    expect(lines.map(([t]) => t)).toEqual(["Attn: Accounts Payable", "Warehouse 3, Gate B", "Unit 4, Dock Road", "Block 7, Quay Side", "Floor 2, East Wing", "Gate 9, North Yard"]);
+  });
+});
