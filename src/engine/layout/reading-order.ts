@@ -142,8 +142,9 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
  * one of the group's columns: the longest run of bands on a single side, within that
  * side's extent, that together fill at least 80 % of its width (a heading in the column
  * rides along with the paragraphs under it) and are as tall as the tallest box of that
- * side in the group. 0 when they do not: a salutation under a letter's two-column head,
- * a heading under two columns, a page number in the gutter.
+ * side in the group, or are items of the side's list (two at least) at their place. 0
+ * when they do not: a salutation under a letter's two-column head, a heading under two
+ * columns, a page number in the gutter.
  */
 function columnTail(group: readonly Rect[], gutters: readonly Gap[], bands: readonly (readonly Rect[])[], min: number): number {
   if (gutters.length === 0 || bands.length === 0) return 0;
@@ -175,10 +176,21 @@ function columnTail(group: readonly Rect[], gutters: readonly Gap[], bands: read
     n++;
   }
   // A column's tail is a column's worth: as tall as the tallest box of that side above it
-  // (a salutation under an address is one line).
-  const tallest = Math.max(...group.filter((r) => sideOf(r) === side).map((r) => r.y1 - r.y0));
-  return n > 0 && x1 - x0 >= 0.8 * (extent.x1 - extent.x0) && y1 - y0 >= tallest ? n : 0;
+  // (a salutation under an address is one line). Or the side's list going on: items at
+  // its items' place, however short (a slide's bullets beside a table or a picture).
+  const own = group.filter((r) => sideOf(r) === side);
+  const tallest = Math.max(...own.map((r) => r.y1 - r.y0));
+  const whole = n > 0 && x1 - x0 >= 0.8 * (extent.x1 - extent.x0) && y1 - y0 >= tallest ? n : 0;
+  const items = own.filter(isItem);
+  if (items.length < 2) return whole;
+  const at = Math.min(...items.map((r) => r.x0));
+  let listed = 0;
+  while (listed < bands.length && bands[listed]!.every((r) => isItem(r) && sideOf(r) === side && Math.abs(r.x0 - at) <= tol)) listed++;
+  return Math.max(whole, listed);
 }
+
+/** Whether a box is a list item (reading order also sorts plain boxes, which have no kind). */
+const isItem = (r: Rect): boolean => (r as { kind?: unknown }).kind === "list";
 
 /** Whether the items' texts (those that have one) are mostly right to left; one regex test per item when none is. */
 function mostlyRtl(items: readonly Rect[]): boolean {

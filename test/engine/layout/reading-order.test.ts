@@ -15,6 +15,14 @@ describe("readingOrder", () => {
     expect(readingOrder(items).map((b) => b.id)).toEqual(["T", "L1", "L2", "R1", "R2"]);
   });
 
+  it("reads a slide's bullets whole before the picture beside them, the short ones under it too", () => {
+    // Boxes from a 16:9 slide (0..1000 × 0..562): five one-line items, a picture at the right.
+    const item = (id: string, y0: number, x1: number) => ({ ...box(id, 57, y0, x1, y0 + 41), kind: "list" });
+    const items = [box("T", 36, 34, 304, 87), item("I1", 107, 387), item("I2", 158, 304), item("I3", 210, 411), item("I4", 262, 421), box("P", 518, 114, 964, 239), item("I5", 314, 451)];
+    const footers = [box("F1", 36, 524, 149, 542), box("F2", 401, 524, 599, 542), box("F3", 955, 524, 964, 542)];
+    expect(readingOrder([...items, ...footers]).map((b) => b.id)).toEqual(["T", "I1", "I2", "I3", "I4", "I5", "P", "F1", "F2", "F3"]);
+  });
+
   it("reads a slide's text column whole beside a table, though its paragraphs fall between the table's rows", () => {
     // A title box reaching over the table; body paragraphs whose rows never line up
     // with the cells' (no band of its own has a gutter).
