@@ -70,13 +70,16 @@ export function findTables(segmentsIn: readonly Segment[], runs: readonly TextRu
 /**
  * The tables between rules of one width, top to bottom: all of them one table when they
  * read as one, else split where they lie furthest apart (two tables of a column's width
- * with prose between them), each part of three rules or more tried again.
+ * with prose between them), each part of three rules or more tried again. Rules spread
+ * over most of the page are tried whole only when they stand at a regular pitch (a rule
+ * under every row of a long statement, no rows more than four times as tall as the
+ * usual one): a split would lose the row between the two parts.
  */
 function ruledTables(rules: readonly Segment[], runs: readonly TextRun[], page: Rect, used: Set<TextRun>, out: GridTable[], keep: boolean): void {
   if (rules.length < 3) return;
   const first = rules[0]!;
   const region: Rect = { x0: first.from, x1: first.to, y0: first.at, y1: rules[rules.length - 1]!.at };
-  if (region.y1 - region.y0 < 0.6 * (page.y1 - page.y0)) {
+  if (region.y1 - region.y0 < 0.6 * (page.y1 - page.y0) || everyRow(rules)) {
     const table = alignedTable(
       region,
       rules.map((s) => s.at),
@@ -93,6 +96,14 @@ function ruledTables(rules: readonly Segment[], runs: readonly TextRun[], page: 
   for (let i = 2; i < rules.length; i++) if (rules[i]!.at - rules[i - 1]!.at > rules[cut]!.at - rules[cut - 1]!.at) cut = i;
   ruledTables(rules.slice(0, cut), runs, page, used, out, keep);
   ruledTables(rules.slice(cut), runs, page, used, out, keep);
+}
+
+/** Whether rules (top to bottom) rule every row: five or more, none further from the next than four times the median pitch. */
+function everyRow(rules: readonly Segment[]): boolean {
+  if (rules.length < 5) return false;
+  const pitches = rules.slice(1).map((s, i) => s.at - rules[i]!.at);
+  const median = [...pitches].sort((a, b) => a - b)[pitches.length >> 1]!;
+  return Math.max(...pitches) <= 4 * median;
 }
 
 function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], used: Set<TextRun>, keep: boolean): GridTable | undefined {
