@@ -207,11 +207,19 @@ function headerCut(head: readonly Line[], table: GridTable): GridTable | undefin
     e.x1 = Math.max(e.x1, c.x1);
   }
   if (edges.length !== table.cols || edges.some((e) => e === undefined)) return undefined;
+  // A sentence leading into the table (`Transactions for April are listed below.`) is no header.
+  if (head.some((l) => long(l) && /[.!?]$/.test(l.text.trim()))) return undefined;
   const texts = edges.map(() => [] as TextRun[]);
-  for (const run of head.flatMap((l) => l.runs)) {
-    const col = edges.findIndex((e, k) => run.x0 >= (k === 0 ? -Infinity : e.x0 - 0.5 * run.fontSize) && run.x1 <= (k === edges.length - 1 ? Infinity : edges[k + 1]!.x0 + 0.5 * run.fontSize));
-    if (col < 0) return undefined;
-    texts[col]!.push(run);
+  for (const line of head) {
+    let last: { col: number; x1: number } | undefined;
+    for (const run of [...line.runs].sort((a, b) => a.x0 - b.x0)) {
+      const col = edges.findIndex((e, k) => run.x0 >= (k === 0 ? -Infinity : e.x0 - 0.5 * run.fontSize) && run.x1 <= (k === edges.length - 1 ? Infinity : edges[k + 1]!.x0 + 0.5 * run.fontSize));
+      if (col < 0) return undefined;
+      // Header cells stand further apart than a word space: a cut at one splits a cell.
+      if (last && last.col !== col && run.x0 - last.x1 < 0.6 * run.fontSize) return undefined;
+      texts[col]!.push(run);
+      last = { col, x1: run.x1 };
+    }
   }
   // Two labels or more, each a word or a figure; a line leading into the table (`Striped
   // rows:`) is none.

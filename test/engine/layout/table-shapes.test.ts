@@ -26,3 +26,27 @@ describe("findTables: a rule under every row", () => {
     expect(used.size).toBe(runs.length);
   });
 });
+
+describe("findAlignedTables: the header row", () => {
+  // Chromium sets each glyph of a line apart: a line is many runs, cut anywhere.
+  const glyphs = (text: string, x: number, top: number) => [...text].map((ch, k) => run(ch, x + 5 * k, top));
+  const table = () => {
+    const runs = [run("Date", 45, 76), run("Description", 130, 76), run("Debit", 355, 76), run("Credit", 420, 76), run("Balance", 505, 76)];
+    [
+      ["01 Apr 2024", "Card payment TESCO STORES", "78.92", "", "5,155.26"],
+      ["01 Apr 2024", "Transfer from J SMITH", "", "1,127.85", "6,283.11"],
+      ["02 Apr 2024", "Direct debit THAMES WATER", "7.32", "", "6,275.79"],
+      ["03 Apr 2024", "Salary ACME CORP LTD", "", "2,400.00", "8,675.79"],
+    ].forEach((cells, r) => cells.forEach((text, c) => text && runs.push(run(text, [45, 130, 380 - 5 * text.length, 450 - 5 * text.length, 545 - 5 * text.length][c]!, 92 + 14 * r))));
+    return runs;
+  };
+
+  it("leaves a sentence leading into a borderless table out of its header", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    const lead = glyphs("Transactions for April 2024 are listed below.", 43, 60);
+    const { tables, used } = findAlignedTables(buildLines([...lead, ...table()]));
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[5, 5]]);
+    expect(tables[0]!.cells.filter((c) => c.row === 1).map((c) => c.text)).toEqual(["Date", "Description", "Debit", "Credit", "Balance"]);
+    expect([...used].some((l) => l.text.startsWith("Transactions"))).toBe(false);
+  });
+});
