@@ -1,6 +1,6 @@
 import { isCaption } from "./captions.js";
 import { buildLines } from "./lines.js";
-import { alignedTable } from "./tables.js";
+import { alignedTable, headerCut, long } from "./tables.js";
 import { FIGURE, type GridCell, type GridTable, type Line, type Rect, type TextRun } from "./types.js";
 
 /** Tuning for {@link findAlignedTables}. */
@@ -192,59 +192,6 @@ function withHeader(head: readonly Line[], run: readonly Line[][], table: GridTa
   return headerCut(head, table);
 }
 
-/**
- * The table with `head` as its first row, cut at the table's own column edges: a header
- * whose cells stand closer than the table's gutters (`Method Description`), or wrap onto
- * more lines. Every piece of the header must lie in one column, and two columns or more
- * must get one; a line of prose over the table has pieces across its gutters.
- */
-function headerCut(head: readonly Line[], table: GridTable): GridTable | undefined {
-  const edges: { x0: number; x1: number }[] = [];
-  for (const c of table.cells) {
-    if (c.colSpan !== 1) continue;
-    const e = (edges[c.col - 1] ??= { x0: c.x0, x1: c.x1 });
-    e.x0 = Math.min(e.x0, c.x0);
-    e.x1 = Math.max(e.x1, c.x1);
-  }
-  if (edges.length !== table.cols || edges.some((e) => e === undefined)) return undefined;
-  // A sentence leading into the table (`Transactions for April are listed below.`) is no header.
-  if (head.some((l) => long(l) && /[.!?]$/.test(l.text.trim()))) return undefined;
-  const texts = edges.map(() => [] as TextRun[]);
-  for (const line of head) {
-    let last: { col: number; x1: number } | undefined;
-    for (const run of [...line.runs].sort((a, b) => a.x0 - b.x0)) {
-      const col = edges.findIndex((e, k) => run.x0 >= (k === 0 ? -Infinity : e.x0 - 0.5 * run.fontSize) && run.x1 <= (k === edges.length - 1 ? Infinity : edges[k + 1]!.x0 + 0.5 * run.fontSize));
-      if (col < 0) return undefined;
-      // Header cells stand further apart than a word space: a cut at one splits a cell.
-      if (last && last.col !== col && run.x0 - last.x1 < 0.6 * run.fontSize) return undefined;
-      texts[col]!.push(run);
-      last = { col, x1: run.x1 };
-    }
-  }
-  // Two labels or more, each a word or a figure; a line leading into the table (`Striped
-  // rows:`) is none.
-  const words = texts.map((t) => t.map((r) => r.text).join(" ").trim());
-  if (words.filter(Boolean).length < 2 || words.some((w) => w && !/[\p{L}\p{N}]/u.test(w)) || /[:：]$/.test(words.filter(Boolean).at(-1)!)) return undefined;
-  const y0 = Math.min(...head.map((l) => l.y0));
-  const y1 = Math.max(...head.map((l) => l.y1));
-  const first = table.cells.filter((c) => c.row === 1);
-  const below = Math.min(...first.map((c) => c.y0));
-  const cells: GridCell[] = texts.map((runs, k) => ({
-    row: 1,
-    col: k + 1,
-    rowSpan: 1,
-    colSpan: 1,
-    x0: edges[k]!.x0,
-    x1: edges[k]!.x1,
-    y0: Math.min(y0, below),
-    y1: below,
-    text: buildLines(runs, { splitGapEm: 1e9 })
-      .map((l) => l.text.trim())
-      .join(" "),
-  }));
-  return { ...table, y0: Math.min(table.y0, y0 - 1), rows: table.rows + 1, cells: [...cells, ...table.cells.map((c) => ({ ...c, row: c.row + 1 }))] };
-}
-
 /** Lines sharing a baseline band, top to bottom. */
 function rowsOf(lines: readonly Line[]): Line[][] {
   const sorted = [...lines].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
@@ -277,9 +224,8 @@ const similarSize = (a: readonly Line[], b: readonly Line[]): boolean => {
 };
 const gap = (a: readonly Line[], b: readonly Line[]): number => Math.min(...b.map((l) => l.y0)) - Math.max(...a.map((l) => l.y1));
 
-/** A line of prose: four words or more over ten em. */
-export const long = (s: Line): boolean => s.x1 - s.x0 > 10 * s.fontSize && FOUR_WORDS.test(s.text);
-const FOUR_WORDS = /\S\s+\S+\s+\S+\s+\S/;
+// A line of prose (four words or more over ten em): figures.ts reads it from here.
+export { long };
 
 /** A text column: its long lines and the stretches of the page it runs down. */
 interface PageColumn {

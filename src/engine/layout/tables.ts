@@ -1,4 +1,5 @@
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
+import { isCaption } from "./captions.js";
 import { buildLines } from "./lines.js";
 import { distinct, mergeSegments, touches } from "./segments.js";
 import { isCjk, splitRunAt, type GridCell, type GridTable, type Line, type Rect, type Segment, type TextRun } from "./types.js";
@@ -88,7 +89,7 @@ function ruledTables(rules: readonly Segment[], runs: readonly TextRun[], page: 
       keep,
     );
     if (table) {
-      out.push(table);
+      out.push(rowsAbove(table, region, rules.map((s) => s.at), runs, used, keep));
       return;
     }
   }
@@ -98,12 +99,137 @@ function ruledTables(rules: readonly Segment[], runs: readonly TextRun[], page: 
   ruledTables(rules.slice(cut), runs, page, used, out, keep);
 }
 
+/**
+ * The table with the rows standing right above its first rule. HTML rules a row with its
+ * cells' bottom border, so a header ruled under only (`th{border-bottom}`) or set on a
+ * coloured band, and under a band the first row too, stand over the first rule. Up to
+ * four lines set close over it (the first within an em of the rule, each within 1.6 of its
+ * size of the next) are candidates, none a caption or larger than 1.15 × the table's type.
+ * The most of them that, read with the table, keep its columns and every row under them,
+ * each row they add filling two cells or more, join it; then the lines above those that,
+ * cut at the table's column edges, make a header ({@link headerCut}: a header cell wrapped
+ * onto two lines, the others centred between, or cells closer than the gutters).
+ */
+function rowsAbove(table: GridTable, region: Rect, rules: number[], runs: readonly TextRun[], used: Set<TextRun>, keep: boolean): GridTable {
+  const own = runs.filter((r) => used.has(r) && (r.y0 + r.y1) / 2 > region.y0 && (r.y0 + r.y1) / 2 < region.y1 && (r.x0 + r.x1) / 2 >= region.x0 - 2 && (r.x0 + r.x1) / 2 <= region.x1 + 2);
+  const em = median(own.map((r) => r.fontSize));
+  if (!em) return table;
+  const near = runs.filter((r) => !used.has(r) && r.y1 <= region.y0 + 1 && r.y0 >= region.y0 - 8 * em && r.x0 >= region.x0 - em && r.x1 <= region.x1 + em && r.angle === 0);
+  if (near.length === 0) return table;
+  const lines = buildLines(near, { splitGapEm: 0.6, gutterEm: 0.6 });
+  const rows: Line[][] = [];
+  for (const l of [...lines].sort((a, b) => b.y0 + b.y1 - (a.y0 + a.y1))) {
+    const row = rows[rows.length - 1];
+    if (row && Math.abs((row[0]!.y0 + row[0]!.y1) / 2 - (l.y0 + l.y1) / 2) < 0.4 * Math.max(l.fontSize, row[0]!.fontSize)) row.push(l);
+    else rows.push([l]);
+  }
+  let reach = region.y0 - em;
+  const head: Line[][] = [];
+  for (const row of rows.slice(0, 4)) {
+    const bottom = Math.max(...row.map((l) => l.y1));
+    const top = Math.min(...row.map((l) => l.y0));
+    const big = Math.max(...row.map((l) => l.fontSize));
+    if (bottom < reach || big > 1.15 * em || row.some((l) => isCaption(l.text))) break;
+    head.push(row);
+    reach = top - 1.6 * big;
+  }
+  // Rows read with the table: it keeps its columns and its rows, and each added row fills
+  // two cells or more (the most lines that do).
+  const body = table.cells.filter((c) => c.text).map((c) => `${c.row},${c.col},${c.text}`);
+  let out = table;
+  let k0 = 0;
+  for (let k = 1; k <= head.length; k++) {
+    const lines = head.slice(0, k).flat();
+    const taken = new Set<TextRun>();
+    const wider = alignedTable({ ...region, y0: Math.min(...lines.map((l) => l.y0)) - 1 }, rules, [...lines.flatMap((l) => l.runs), ...own], taken, keep);
+    const added = wider && wider.cols === table.cols ? wider.rows - table.rows : 0;
+    if (added < 1) continue;
+    const full = Array.from({ length: added }, (_, r) => wider!.cells.filter((c) => c.row === r + 1 && c.text).length >= 2);
+    const rest = wider!.cells.filter((c) => c.row > added && c.text);
+    if (full.every(Boolean) && rest.length === body.length && rest.every((c, i) => body[i] === `${c.row - added},${c.col},${c.text}`)) {
+      out = wider!;
+      k0 = k;
+    }
+  }
+  // Then a header whose cells stand closer than the table's gutters, or wrap: cut at its
+  // column edges, as many lines as make one.
+  for (let k = head.length; k > k0; k--) {
+    const lines = head.slice(k0, k).flat();
+    const headed = headerCut(lines, out);
+    if (headed) {
+      out = headed;
+      k0 = k;
+      break;
+    }
+  }
+  for (const l of head.slice(0, k0).flat()) for (const r of l.runs) used.add(r);
+  return out;
+}
+
+/**
+ * The table with `head` as its first row, cut at the table's own column edges: a header
+ * whose cells stand closer than the table's gutters (`Method Description`), or wrap onto
+ * more lines. Every piece of the header must lie in one column, and two columns or more
+ * must get one; a line of prose over the table has pieces across its gutters.
+ */
+export function headerCut(head: readonly Line[], table: GridTable): GridTable | undefined {
+  const edges: { x0: number; x1: number }[] = [];
+  for (const c of table.cells) {
+    if (c.colSpan !== 1) continue;
+    const e = (edges[c.col - 1] ??= { x0: c.x0, x1: c.x1 });
+    e.x0 = Math.min(e.x0, c.x0);
+    e.x1 = Math.max(e.x1, c.x1);
+  }
+  if (edges.length !== table.cols || edges.some((e) => e === undefined)) return undefined;
+  // A sentence leading into the table (`Transactions for April are listed below.`) is no header.
+  if (head.some((l) => long(l) && /[.!?]$/.test(l.text.trim()))) return undefined;
+  const texts = edges.map(() => [] as TextRun[]);
+  for (const line of head) {
+    let last: { col: number; x1: number } | undefined;
+    for (const run of [...line.runs].sort((a, b) => a.x0 - b.x0)) {
+      const col = edges.findIndex((e, k) => run.x0 >= (k === 0 ? -Infinity : e.x0 - 0.5 * run.fontSize) && run.x1 <= (k === edges.length - 1 ? Infinity : edges[k + 1]!.x0 + 0.5 * run.fontSize));
+      if (col < 0) return undefined;
+      // Header cells stand further apart than a word space: a cut at one splits a cell.
+      if (last && last.col !== col && run.x0 - last.x1 < 0.6 * run.fontSize) return undefined;
+      texts[col]!.push(run);
+      last = { col, x1: run.x1 };
+    }
+  }
+  // Two labels or more, each a word, a figure or a number sign (`#`); a line leading into
+  // the table (`Striped rows:`) is none.
+  const words = texts.map((t) => t.map((r) => r.text).join(" ").trim());
+  if (words.filter(Boolean).length < 2 || words.some((w) => w && !/[\p{L}\p{N}]|^[#№]$/u.test(w)) || /[:：]$/.test(words.filter(Boolean).at(-1)!)) return undefined;
+  const y0 = Math.min(...head.map((l) => l.y0));
+  const y1 = Math.max(...head.map((l) => l.y1));
+  const first = table.cells.filter((c) => c.row === 1);
+  const below = Math.min(...first.map((c) => c.y0));
+  const cells: GridCell[] = texts.map((runs, k) => ({
+    row: 1,
+    col: k + 1,
+    rowSpan: 1,
+    colSpan: 1,
+    x0: edges[k]!.x0,
+    x1: edges[k]!.x1,
+    y0: Math.min(y0, below),
+    y1: below,
+    text: buildLines(runs, { splitGapEm: 1e9 })
+      .map((l) => l.text.trim())
+      .join(" "),
+  }));
+  return { ...table, y0: Math.min(table.y0, y0 - 1), rows: table.rows + 1, cells: [...cells, ...table.cells.map((c) => ({ ...c, row: c.row + 1 }))] };
+}
+
+/** A line of prose: four words or more over ten em. */
+export const long = (s: Line): boolean => s.x1 - s.x0 > 10 * s.fontSize && FOUR_WORDS.test(s.text);
+const FOUR_WORDS = /\S\s+\S+\s+\S+\s+\S/;
+
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
 /** Whether rules (top to bottom) rule every row: five or more, none further from the next than four times the median pitch. */
 function everyRow(rules: readonly Segment[]): boolean {
   if (rules.length < 5) return false;
   const pitches = rules.slice(1).map((s, i) => s.at - rules[i]!.at);
-  const median = [...pitches].sort((a, b) => a - b)[pitches.length >> 1]!;
-  return Math.max(...pitches) <= 4 * median;
+  return Math.max(...pitches) <= 4 * median(pitches);
 }
 
 function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], used: Set<TextRun>, keep: boolean): GridTable | undefined {

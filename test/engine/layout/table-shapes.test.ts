@@ -25,6 +25,44 @@ describe("findTables: a rule under every row", () => {
     expect(tables.map((t) => [t.rows, t.cols])).toEqual([[36, 4]]);
     expect(used.size).toBe(runs.length);
   });
+
+  it("takes in the header row standing over the first rule, ruled under only", () => {
+    const { rules, runs } = statement(36);
+    const header = [run("Date", 47, 47), run("Description", 125, 47), run("Paid out", 420, 47), run("Balance", 500, 47)];
+    const { tables, used } = findTables(rules, [...header, ...runs], page);
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[37, 4]]);
+    expect(tables[0]!.cells.filter((c) => c.row === 1).map((c) => c.text)).toEqual(["Date", "Description", "Paid out", "Balance"]);
+    expect(used.size).toBe(runs.length + 4);
+  });
+
+  it("takes in a header on a coloured band and the first row over the first rule, a header cell wrapped", () => {
+    // An invoice's items (`td{border-bottom}`, `th{background}`): `Unit price` wraps, the
+    // other header cells are centred between its lines.
+    const runs = [run("#", 55, 70), run("Description", 75, 70), run("Qty", 395, 70), run("Unit", 450, 65), run("price", 450, 75), run("Amount", 505, 70)];
+    const rules: Segment[] = [];
+    [
+      ["1", "Data pipeline consulting", "12", "950.00", "11,400.00"],
+      ["2", "Cloud storage, 10 TB tier", "1", "420.00", "420.00"],
+      ["3", "Dashboard licences", "25", "84.00", "2,100.00"],
+      ["4", "Travel expenses", "1", "612.40", "612.40"],
+    ].forEach((cells, r) => {
+      cells.forEach((text, c) => runs.push(run(text, [55, 75, 410 - 5 * text.length, 475 - 5 * text.length, 540 - 5 * text.length][c]!, 86 + 21 * r)));
+      rules.push(h(101 + 21 * r, 50, 545));
+    });
+    const { tables } = findTables(rules, runs, page);
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[5, 5]]);
+    expect(tables[0]!.cells.filter((c) => c.row === 1).map((c) => c.text)).toEqual(["#", "Description", "Qty", "Unit price", "Amount"]);
+    expect(tables[0]!.cells.filter((c) => c.row === 2).map((c) => c.text)).toEqual(["1", "Data pipeline consulting", "12", "950.00", "11,400.00"]);
+  });
+
+  it("leaves a caption, a heading or a lead-in sentence over the first rule out", () => {
+    const { rules, runs } = statement(12);
+    for (const above of [[run("Table 3: Card payments", 47, 47)], [run("Transactions", 47, 47, { bold: true })], [run("Transactions for April 2024 are listed below.", 47, 47)]]) {
+      const { tables, used } = findTables(rules, [...above, ...runs], page);
+      expect(tables.map((t) => [t.rows, t.cols])).toEqual([[12, 4]]);
+      expect(used.has(above[0]!)).toBe(false);
+    }
+  });
 });
 
 describe("findAlignedTables: the header row", () => {
