@@ -490,6 +490,55 @@ function rowStarts(rowYs: readonly number[], segs: readonly Line[], xs: readonly
   return kept;
 }
 
+/**
+ * Row starts (indices into `lineYs`) less those inside a band between two rules that is
+ * one row: a column of figures holds one line there and none holds two (a cell wrapped
+ * onto two lines, the figures beside it set in the middle of the row, as HTML sets them,
+ * between its lines). Figures never wrap: two in a column are two rows (a booktabs body).
+ */
+function oneRowBands(starts: readonly number[], lineYs: readonly number[], segs: readonly Line[], xs: readonly number[], rules: readonly number[]): number[] {
+  if (rules.length < 2) return [...starts];
+  const ys = [...rules].sort((a, b) => a - b);
+  // Band b lies between ys[b - 1] and ys[b]; 0 and ys.length are outside the rules.
+  const bandOf = (y: number): number => {
+    let lo = 0;
+    let hi = ys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ys[mid]! < y) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  // Per band and column: lines, and whether all are figures.
+  const cols = new Map<number, Map<number, { n: number; figures: boolean }>>();
+  for (const s of segs) {
+    const b = bandOf((s.y0 + s.y1) / 2);
+    if (b === 0 || b === ys.length) continue;
+    const cx = (s.x0 + s.x1) / 2;
+    const c = xs.findIndex((x, i) => i < xs.length - 1 && cx >= x && cx <= xs[i + 1]!);
+    let band = cols.get(b);
+    if (!band) cols.set(b, (band = new Map()));
+    const cell = band.get(c) ?? { n: 0, figures: true };
+    cell.n++;
+    cell.figures &&= NUMBER.test(s.text.trim());
+    band.set(c, cell);
+  }
+  const one = (b: number): boolean => {
+    const band = cols.get(b);
+    if (!band) return false;
+    const figures = [...band.values()].filter((c) => c.figures);
+    return figures.length > 0 && figures.every((c) => c.n === 1);
+  };
+  const kept: number[] = [];
+  for (const i of starts) {
+    const b = bandOf(lineYs[i]!);
+    if (kept.length && b === bandOf(lineYs[kept[kept.length - 1]!]!) && one(b)) continue;
+    kept.push(i);
+  }
+  return kept;
+}
+
 /** OCR text that is a drawn vertical rule: bars, box-drawing verticals. */
 const TEXT_RULE = /^[|¦│┃║]+$/;
 
@@ -524,7 +573,7 @@ export function alignedTable(region: Rect, rules: number[], runs: readonly TextR
     segs.map((s) => (s.y0 + s.y1) / 2),
     Math.max(2, 0.5 * (segs[0]?.fontSize ?? 4)),
   );
-  const starts = rowStarts(lineYs, segs, xs);
+  const starts = oneRowBands(rowStarts(lineYs, segs, xs), lineYs, segs, xs, rules);
   const rowYs = starts.map((i) => lineYs[i]!);
   if (rowYs.length < 2) return undefined;
   const bounds: number[] = [region.y0];

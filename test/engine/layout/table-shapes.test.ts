@@ -65,6 +65,33 @@ describe("findTables: a rule under every row", () => {
   });
 });
 
+describe("findTables: a cell wrapped in a ruled row", () => {
+  it("keeps a row whose figures stand in the middle of a cell wrapped onto two lines whole", () => {
+    // HTML's default `vertical-align: middle`: the description's two lines, the number and
+    // the amounts centred between them, rules under every row.
+    const rows: [string, string[], string, string][] = [
+      ["1", ["Data pipeline consulting"], "12", "11,400.00"],
+      ["2", ["Training workshop, two days, up to", "12 participants, with materials"], "1", "3,200.00"],
+      ["3", ["Travel expenses (at cost)"], "1", "612.40"],
+      ["4", ["Cloud storage, March"], "1", "420.00"],
+    ];
+    const runs = [];
+    const rules = [h(95, 50, 545)];
+    let top = 95;
+    for (const [n, lines, qty, amount] of rows) {
+      const height = 12 * lines.length + 9;
+      const middle = top + height / 2 - 5;
+      runs.push(run(n, 55, middle), run(qty, 410 - 5 * qty.length, middle), run(amount, 540 - 5 * amount.length, middle));
+      lines.forEach((text, k) => runs.push(run(text, 75, top + 4.5 + 12 * k)));
+      top += height;
+      rules.push(h(top, 50, 545));
+    }
+    const { tables } = findTables(rules, runs, page);
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[4, 4]]);
+    expect(tables[0]!.cells.filter((c) => c.row === 2).map((c) => c.text)).toEqual(["2", "Training workshop, two days, up to 12 participants, with materials", "1", "3,200.00"]);
+  });
+});
+
 describe("findAlignedTables: the header row", () => {
   // Chromium sets each glyph of a line apart: a line is many runs, cut anywhere.
   const glyphs = (text: string, x: number, top: number) => [...text].map((ch, k) => run(ch, x + 5 * k, top));
