@@ -131,7 +131,7 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
     // Columns of prose (a three-column newsletter) line up too: in most of their rows
     // every piece is a long run of words, where a table's rows have a short cell.
     const full = run.filter((r) => r.length >= 2);
-    if (full.filter((r) => r.every(long)).length >= 0.6 * full.length) continue;
+    if (full.filter((r) => r.every(long)).length >= 0.6 * full.length || flowing(run)) continue;
     const keep = options.keepLineEndHyphens === true;
     const table = tableOf(segs, keep);
     if (!table || table.cols < minCols) continue;
@@ -140,6 +140,47 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
     taken = j;
   }
   return out;
+}
+
+/**
+ * Whether the run's columns are prose set in narrow boxes side by side (a slide's three
+ * text boxes, a heading over a sentence wrapped in each): in most columns, at least half
+ * the pieces go on in the piece under them — a line of three words or more that ends no
+ * sentence, the next starting in lower case with a word that would not have fitted after
+ * it (the column's widest piece is its measure) — and the last piece ends a sentence.
+ * Cells of a table do not carry a sentence on from row to row; short lower-case cells
+ * (`timeout`, `ls | wc`) with no full stop under them are no lines of prose.
+ */
+function flowing(run: readonly (readonly Line[])[]): boolean {
+  // Columns: each piece goes on the column of the piece above it that it overlaps most.
+  const columns: { pieces: Line[]; width: number }[] = [];
+  let above: { line: Line; col: number }[] = [];
+  for (const row of run) {
+    const here = row.map((line) => {
+      let best: { line: Line; col: number } | undefined;
+      let most = 0;
+      for (const a of above) {
+        const overlap = Math.min(a.line.x1, line.x1) - Math.max(a.line.x0, line.x0);
+        if (overlap > most) [best, most] = [a, overlap];
+      }
+      const col = best ? best.col : columns.push({ pieces: [], width: 0 }) - 1;
+      columns[col]!.pieces.push(line);
+      columns[col]!.width = Math.max(columns[col]!.width, line.x1 - line.x0);
+      return { line, col };
+    });
+    above = here;
+  }
+  const flows = columns.filter(({ pieces, width }) => {
+    let on = 0;
+    for (let k = 1; k < pieces.length; k++) {
+      const [up, down] = [pieces[k - 1]!, pieces[k]!];
+      const word = /^\S+/.exec(down.text.trim())?.[0] ?? "";
+      const wordWidth = ((down.x1 - down.x0) * word.length) / Math.max(1, down.text.trim().length);
+      if (THREE_WORDS.test(up.text) && !/[.!?:;]$/.test(up.text.trim()) && /^\p{Ll}/u.test(down.text.trim()) && up.x1 - up.x0 + 0.25 * up.fontSize + wordWidth > width) on++;
+    }
+    return on >= 1 && 2 * on >= pieces.length - 1 && /[.!?]$/.test(pieces[pieces.length - 1]!.text.trim());
+  }).length;
+  return flows >= 2 && 2 * flows > columns.filter((c) => c.pieces.length >= 2).length;
 }
 
 /**
@@ -226,6 +267,7 @@ const gap = (a: readonly Line[], b: readonly Line[]): number => Math.min(...b.ma
 
 // A line of prose (four words or more over ten em): figures.ts reads it from here.
 export { long };
+const THREE_WORDS = /\S\s+\S+\s+\S/;
 
 /** A text column: its long lines and the stretches of the page it runs down. */
 interface PageColumn {

@@ -115,3 +115,26 @@ describe("findAlignedTables: the header row", () => {
     expect([...used].some((l) => l.text.startsWith("Transactions"))).toBe(false);
   });
 });
+
+describe("findAlignedTables: columns of prose", () => {
+  it("reads three text boxes side by side, a heading over a sentence wrapped in each, as no table", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    // A slide (18 pt text, 24 pt headings): each box wraps its sentence at its own width.
+    const boxes = [
+      ["People", "We hire senior", "engineers and keep", "them with clear career paths."],
+      ["Product", "We ship one major", "release every quarter", "and patch monthly."],
+      ["Profit", "We reach break-even", "by the fourth quarter", "of next year."],
+    ];
+    const runs = boxes.flatMap((lines, c) => lines.map((text, k) => (k === 0 ? run(text, 40 + 300 * c, 150, { fontSize: 24, bold: true }) : run(text, 40 + 300 * c, 160 + 22 * k, { fontSize: 18, x1: 40 + 300 * c + 8.5 * text.length }))));
+    const { tables } = findAlignedTables(buildLines(runs));
+    expect(tables).toEqual([]);
+    // Cells of a table under a header, short and in lower case, are no sentence going on.
+    const config = [
+      ["Key", "Type", "Default"],
+      ["timeout", "number", "30"],
+      ["retries", "number", "3"],
+      ["mode", "string", "fast"],
+    ].flatMap((cells, r) => cells.map((text, c) => run(text, 40 + 150 * c, 100 + 14 * r)));
+    expect(findAlignedTables(buildLines(config)).tables.map((t) => [t.rows, t.cols])).toEqual([[4, 3]]);
+  });
+});
