@@ -111,7 +111,7 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
     for (;;) {
       const next = rows[j + 1];
       if (!next || !similarSize(rows[j]!, next)) break;
-      if (next.length >= 2 && gap(rows[j]!, next) <= 1.6 * rowSize(rows[j]!)) cells = next;
+      if (next.length >= 2 && (gap(rows[j]!, next) <= 1.6 * rowSize(rows[j]!) || evenPitch(rows, i, j))) cells = next;
       else if (!(next.length === 1 && gap(rows[j]!, next) <= 0.6 * rowSize(rows[j]!) && wrapsIn(cells, next[0]!))) break;
       j++;
     }
@@ -140,6 +140,20 @@ function findIn(lines: readonly Line[], options: AlignedTableOptions): Found[] {
     taken = j;
   }
   return out;
+}
+
+/**
+ * Whether rows `j` and `j + 1` (of a run from row `i`) stand up to four of their size apart
+ * at the pitch of the row before or after them: a slide's table without rules whose tall
+ * rows (PowerPoint's 0.7 inch at 18 pt) leave wider gaps than a text's lines, evenly.
+ */
+function evenPitch(rows: readonly (readonly Line[])[], i: number, j: number): boolean {
+  const mid = (k: number): number => (Math.min(...rows[k]!.map((l) => l.y0)) + Math.max(...rows[k]!.map((l) => l.y1))) / 2;
+  const size = rowSize(rows[j]!);
+  if (gap(rows[j]!, rows[j + 1]!) > 4 * size) return false;
+  const pitch = mid(j + 1) - mid(j);
+  const alike = (k: number): boolean => rows[k]!.length >= 2 && rows[k + 1]!.length >= 2 && similarSize(rows[k]!, rows[k + 1]!) && Math.abs(mid(k + 1) - mid(k) - pitch) <= Math.max(0.1 * pitch, 0.2 * size);
+  return (j > i && alike(j - 1)) || (j + 2 < rows.length && alike(j + 1));
 }
 
 /**

@@ -138,3 +138,24 @@ describe("findAlignedTables: columns of prose", () => {
     expect(findAlignedTables(buildLines(config)).tables.map((t) => [t.rows, t.cols])).toEqual([[4, 3]]);
   });
 });
+
+describe("findAlignedTables: tall rows", () => {
+  it("reads a slide's table without rules whose rows stand 0.7 inch apart at 18 pt", async () => {
+    const { buildLines, findAlignedTables } = await import("../../../src/engine/layout/index.js");
+    const cells = [
+      ["Region", "Lead", "Quota"],
+      ["Americas", "Jorge Ortiz", "$24M"],
+      ["EMEA", "Karin Novak", "$18M"],
+      ["APAC", "Sam Tan", "$11M"],
+    ];
+    const at = (pitch: number) => cells.flatMap((row, r) => row.map((text, c) => run(text, [43, 338, 634][c]!, 118 + pitch * r, { fontSize: 18 })));
+    for (const pitch of [50, 72]) {
+      const { tables } = findAlignedTables(buildLines(at(pitch)));
+      expect(tables.map((t) => [t.rows, t.cols])).toEqual([[4, 3]]);
+      expect(tables[0]!.cells.filter((c) => c.row === 3).map((c) => c.text)).toEqual(cells[2]);
+    }
+    // Rows drifting apart are no table's.
+    const uneven = cells.flatMap((row, r) => row.map((text, c) => run(text, [43, 338, 634][c]!, 118 + [0, 50, 120, 210][r]!, { fontSize: 18 })));
+    expect(findAlignedTables(buildLines(uneven)).tables).toEqual([]);
+  });
+});
