@@ -88,13 +88,16 @@ export function finishDocument(pages: readonly PageLayout[], outline: readonly O
 
 const flowKinds = new Set<BlockKind>(["text", "list", "title", "table", "code", "formula", "image", "figure-caption", "table-caption"]);
 
-/** The body text size: the most common font size of prose and list items, by characters. */
+/**
+ * The body text size: the most common font size of prose, list items and table cells, by
+ * characters (on a slide of a title and a table, the table's text is the body).
+ */
 function bodySize(pages: readonly PageLayout[]): number {
   const sizes = new Map<number, number>();
   for (const p of pages) {
     for (const b of p.blocks) {
-      if (b.kind !== "text" && b.kind !== "list") continue;
-      sizes.set(b.fontSize, (sizes.get(b.fontSize) ?? 0) + b.text.length);
+      const size = b.kind === "text" || b.kind === "list" ? b.fontSize : b.kind === "table" ? (b.cellSize ?? 0) : 0;
+      if (size > 0) sizes.set(size, (sizes.get(size) ?? 0) + b.text.length);
     }
   }
   let body = 0;
@@ -121,8 +124,7 @@ function collect<K, V>(map: Map<K, V[]>, key: K, value: V): void {
  * titles that open pages are larger, bold or numbered (`Chapter 2` with no page number
  * beside it), so they stay titles.
  */
-function markDeepRunning(pages: readonly PageLayout[], minPages: number): void {
-  const body = bodySize(pages);
+function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: number): void {
   const numbers = new Map<string, { page: number; block: Block }[]>();
   const texts = new Map<string, { page: number; block: Block }[]>();
   const pageNo = (b: Block): RegExpExecArray | null => /^[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
@@ -181,6 +183,10 @@ function markRunning(pages: readonly PageLayout[], share: number): void {
   }
   // Running text repeats on 40 % of pages, or on 3 (chapter headers change by chapter).
   const minPages = pages.length <= 2 ? 2 : Math.max(2, Math.min(3, Math.ceil(pages.length * 0.4)));
+  // Set half as large again as the body, it is a title repeated (a deck's slides titled
+  // alike but for a number), not running text. (The body is measured before any running
+  // text is set aside: on a slide of a title and a table, the footers are most of it.)
+  const body = bodySize(pages);
   for (const p of pages) {
     for (const b of p.blocks) {
       if (b.kind === "table" || b.kind === "image") continue;
@@ -188,10 +194,11 @@ function markRunning(pages: readonly PageLayout[], share: number): void {
       if (!z) continue;
       const text = b.text.trim();
       if (PAGE_NUMBER.test(text)) b.kind = "page-number";
+      else if (body > 0 && b.fontSize >= 1.5 * body) continue;
       else if ((counts.get(`${z}|${normalise(text)}`)?.size ?? 0) >= minPages) b.kind = z === "top" ? "header" : "footer";
     }
   }
-  markDeepRunning(pages, minPages);
+  markDeepRunning(pages, minPages, body);
   // Running text whose wording changes (chapter titles in headers) still sits where the
   // confirmed running text sits, in the same size: same slot on 3+ pages → same kind. A
   // slot may lie lower than the zone (LaTeX's report class sets its head an eighth of the

@@ -84,8 +84,11 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   const ocr = runs.some((r) => r.confidence !== undefined);
   for (const t of tables) {
     const block: Block = { ...rect(t), lines: [], text: tableText(t), fontSize: 0, bold: false, mono: false, kind: "table", table: t };
+    const cells = runs.filter((r) => inside(r, t));
+    const size = commonSize(cells);
+    if (size > 0) block.cellSize = size;
     if (ocr) {
-      const confidence = meanConfidence(runs.filter((r) => inside(r, t)));
+      const confidence = meanConfidence(cells);
       if (confidence !== undefined) block.ocrConfidence = confidence;
     }
     blocks.push(block);
@@ -127,6 +130,19 @@ export function confidenceByChars<T extends { text: string }>(items: readonly T[
 }
 
 /** Whether a run's centre lies in a rectangle. */
+/** The type size most of `runs`' characters are set in (0 for none). */
+function commonSize(runs: readonly TextRun[]): number {
+  const sizes = new Map<number, number>();
+  for (const r of runs) {
+    const size = Math.round(r.fontSize * 2) / 2; // as lines round theirs
+    sizes.set(size, (sizes.get(size) ?? 0) + r.text.length);
+  }
+  let size = 0;
+  let best = 0;
+  for (const [s, n] of sizes) if (n > best) [size, best] = [s, n];
+  return size;
+}
+
 const inside = (r: Rect, t: Rect): boolean => {
   const cx = (r.x0 + r.x1) / 2;
   const cy = (r.y0 + r.y1) / 2;

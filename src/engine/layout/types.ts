@@ -95,6 +95,8 @@ export interface Block extends Rect {
   keepHyphens?: boolean;
   /** A form's row or a key and its value (a line with `valueX`): no heading, however bold. */
   keyed?: boolean;
+  /** Table: the most common type size of its cells' text (body text, when tables are most of it). */
+  cellSize?: number;
   /** Table / image payload for non-text blocks. */
   table?: GridTable;
   image?: PlacedImage;

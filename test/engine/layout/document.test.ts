@@ -328,6 +328,19 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     ]);
   });
 
+  it("keeps a deck's slide titles, alike but for a number, titles over the table that is each slide's body", () => {
+    const cell = (row: number, col: number, text: string): GridCell => ({ row, col, rowSpan: 1, colSpan: 1, text, x0: 50 + 200 * (col - 1), x1: 200 + 200 * (col - 1), y0: 0, y1: 0 });
+    const rows = [["Region", "Lead", "Quota"], ["Americas", "Jorge Ortiz", "$24M"], ["EMEA", "Karin Novak", "$18M"]];
+    const slide = (n: number): PageLayout => {
+      const p = page(n, [run(`Territory Assignments ${3 * n + 1}`, 30, 40, { fontSize: 36 }), run("12 March 2024", 30, 520, { fontSize: 12 }), run("Acme Corp — Confidential", 400, 520, { fontSize: 12 })]);
+      const t: GridTable = { x0: 50, y0: 120, x1: 650, y1: 300, rows: 3, cols: 3, cells: rows.flatMap((r, i) => r.map((c, j) => cell(i + 1, j + 1, c))) };
+      p.blocks.push({ ...t, lines: [], text: rows.map((r) => r.join(" ")).join("\n"), fontSize: 0, cellSize: 18, bold: false, mono: false, kind: "table", table: t });
+      return { ...p, height: 562 };
+    };
+    const laid = finishDocument([1, 2, 3].map(slide));
+    expect(laid.filter((l) => l.block.text.startsWith("Territory")).map((l) => l.block.kind)).toEqual(["title", "title", "title"]);
+  });
+
   it("reads a slide's one bulleted point set large as an item, not a heading", () => {
     const laid = finishDocument([page(1, [run("Appendix A", 50, 40, { fontSize: 32 }), run("● Background material for reference", 50, 120, { fontSize: 28 }), run("Body text of the deck at its usual size, long enough.", 50, 300)])]);
     expect(laid.map((l) => l.block.kind)).toEqual(["title", "list", "text"]);
