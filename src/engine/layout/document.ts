@@ -119,7 +119,8 @@ function collect<K, V>(map: Map<K, V[]>, key: K, value: V): void {
  * first row of blocks of a page, or its last, in the outer quarter and no larger than
  * body text, unless running text was found nearer the edge. A lone number there that
  * counts up with the pages, or other text found again in the same slot (digits aside),
- * on `minPages` pages (two at least) is a page number, or a header or footer; in a
+ * on `minPages` pages (two at least) is a page number, or a header or footer; so is one
+ * line in one slot on most pages (three at least), whatever it says; in a
  * document of one or two pages, a lone number there that is its page's number is one. Chapter
  * titles that open pages are larger, bold or numbered (`Chapter 2` with no page number
  * beside it), so they stay titles.
@@ -127,6 +128,7 @@ function collect<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: number): void {
   const numbers = new Map<string, { page: number; block: Block }[]>();
   const texts = new Map<string, { page: number; block: Block }[]>();
+  const slots = new Map<string, { page: number; block: Block }[]>();
   const pageNo = (b: Block): RegExpExecArray | null => /^[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
   for (const p of pages) {
     const free = p.blocks.filter((b) => b.kind === "text");
@@ -152,6 +154,7 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
         // beside it, opens the page's content; running heads sit in one slot.
         if (b.bold || (!numbered && NUMBERED_HEADING.test(b.text.trim()))) continue;
         collect(texts, `${zone}|${Math.round(b.y0 / 2)}|${normalise(b.text)}`, { page: p.number, block: b });
+        if (lineCount(b) === 1) collect(slots, `${zone}|${Math.round(b.y0 / 2)}|${Math.round(b.fontSize * 2)}`, { page: p.number, block: b });
       }
     }
   }
@@ -162,6 +165,14 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
   for (const [key, found] of texts) {
     if (onPages(found) < enough) continue;
     for (const f of found) f.block.kind = key.startsWith("top") ? "header" : "footer";
+  }
+  // A running head whose wording changes with every chapter and side (`Introduction —
+  // Revision 4`, `Pump Station Operator Manual — Introduction`): one line in one slot on
+  // most pages.
+  const most = Math.max(3, Math.ceil(0.6 * pages.length));
+  for (const [key, found] of slots) {
+    if (onPages(found) < most) continue;
+    for (const f of found) if (f.block.kind === "text") f.block.kind = key.startsWith("top") ? "header" : "footer";
   }
 }
 

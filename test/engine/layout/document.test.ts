@@ -196,6 +196,15 @@ describe("finishDocument", () => {
     expect(laid.filter((l) => /^1\.\d\./.test(l.block.text)).map((l) => l.block.kind)).toEqual(["header", "header", "header"]);
   });
 
+  it("finds a running head whose wording changes with every chapter and side: one line in one slot on most pages", () => {
+    const heads = ["Network Operations · Controlled copy", "Introduction — Revision 4", "Operator Manual — Introduction", "Starting the Pumps — Revision 4", "Operator Manual — Starting the Pumps"];
+    const body = (n: number): TextRun[] => [run(`Body text of page ${n} runs on here, long enough to set the body size of it.`, 80, 100), run("and a second line of the same paragraph under it.", 80, 112)];
+    const laid = finishDocument(heads.map((h, i) => page(i + 1, [run(h, 250, 40, { fontSize: 9 }), ...body(i + 1)])));
+    expect(laid.filter((l) => heads.includes(l.block.text)).map((l) => l.block.kind)).toEqual(["header", "header", "header", "header", "header"]);
+    // A paragraph opening every page at the top margin is the pages' content.
+    expect(laid.filter((l) => l.block.text.startsWith("Body")).map((l) => l.block.kind)).toEqual(["text", "text", "text", "text", "text"]);
+  });
+
   it("finds a short chapter's running head, on one page only, in the slot of the heads confirmed on others", () => {
     const body = (n: number): TextRun[] => [run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300)];
     const head = (n: number) => (n < 3 ? "CHAPTER 1. ARCHITECTURE" : n < 8 ? "CHAPTER 2. THE WRITE PATH" : "CHAPTER 3. COMPACTION");
