@@ -56,6 +56,37 @@ ${randomProse(4, 500)}.
 \end{document}
 `;
 
+const NOTE_RIGHT = "Check the valve log before any shutdown.";
+const NOTE_LEFT = "Tell the control room which valves were closed and when they were opened again.";
+const BOOK = String.raw`\documentclass[11pt]{book}
+\begin{document}
+\chapter{Pumps}
+${randomProse(11, 150)}. The reservoir holds enough water for three dry summers\marginpar{\footnotesize ${NOTE_RIGHT}} when the intake is kept clear of silt. ${randomProse(12, 120)}.
+
+${randomProse(13, 260)}. The telemetry system reports tank levels and alarms\marginpar{\footnotesize ${NOTE_LEFT}} to the central control room every minute. ${randomProse(14, 120)}.
+\end{document}
+`;
+
+describe.skipIf(missing("pdflatex", "pdftotext"))("pdf: margin notes in a LaTeX book (right on odd pages, left on even ones)", () => {
+  let doc: DraftDocument;
+  beforeAll(async () => {
+    doc = await parsePdf(await latexPdf(BOOK));
+  }, 120_000);
+
+  it("reads each note whole, apart from the paragraph beside it, after it, and the paragraph whole", () => {
+    for (const [note, sentence] of [
+      [NOTE_RIGHT, "The reservoir holds enough water for three dry summers when the intake is kept clear of silt."],
+      [NOTE_LEFT, "The telemetry system reports tank levels and alarms to the central control room every minute."],
+    ] as const) {
+      const at = doc.elements.findIndex((e) => e.text.replace(/\s+/g, " ") === note);
+      expect(at, note).toBeGreaterThan(0);
+      const beside = doc.elements.findIndex((e) => e.text.includes(sentence));
+      expect(beside, sentence).toBeGreaterThanOrEqual(0);
+      expect(beside).toBeLessThan(at);
+    }
+  });
+});
+
 describe.skipIf(missing("pdflatex", "pdftotext"))("pdf: a LaTeX report (contents, running heads, a long table, references)", () => {
   let bytes: Uint8Array;
   let doc: DraftDocument;

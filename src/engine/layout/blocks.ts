@@ -381,6 +381,7 @@ export function finishBlock(b: Block): void {
   b.bold = bold;
   b.mono = mono;
   if (b.lines.some((l) => l.valueX !== undefined)) b.keyed = true;
+  if (b.lines.some((l) => l.note)) b.note = true;
   const first = b.lines[0];
   if (first && !mono) {
     const x = textAfterMarker(first);

@@ -161,7 +161,10 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
   const enough = Math.max(2, minPages);
   const onPages = (found: readonly { page: number }[]): number => new Set(found.map((f) => f.page)).size;
   // A document of a page or two has no run to count: its own page's number, alone there, is enough.
-  for (const [key, found] of numbers) if (onPages(found) >= (pages.length <= 2 && key.endsWith("|0") ? 1 : enough)) for (const f of found) f.block.kind = "page-number";
+  // Once the pages' own numbers are confirmed in one place, a lone one elsewhere (at the
+  // foot of a chapter's first page, the others at the head) is one too.
+  const own = [...numbers].some(([key, found]) => key.endsWith("|0") && onPages(found) >= enough);
+  for (const [key, found] of numbers) if (onPages(found) >= ((pages.length <= 2 || own) && key.endsWith("|0") ? 1 : enough)) for (const f of found) f.block.kind = "page-number";
   for (const [key, found] of texts) {
     if (onPages(found) < enough) continue;
     for (const f of found) f.block.kind = key.startsWith("top") ? "header" : "footer";
@@ -398,7 +401,8 @@ function continuesText(a: Block, b: Block): boolean {
   // A note numbered in lower-case roman (`iv See the log book`) starts afresh.
   if (/^[ivxl]{1,6}\s+\p{Lu}/u.test(start)) return false;
   // Scripts without case (CJK, Hebrew, Arabic): an open sentence is enough.
-  return /\p{Ll}/u.test(first) || isCjk(first) || hasRtl(first) || /[-,，、،]$/.test(end);
+  // A word broken at its hyphen goes on in lower case (not into a running head in capitals).
+  return /\p{Ll}/u.test(first) || isCjk(first) || hasRtl(first) || /[,，、،]$/.test(end) || (end.endsWith("-") && !/\p{Lu}/u.test(first));
 }
 
 /**
@@ -442,9 +446,9 @@ function markContinuations(pages: readonly PageLayout[], out: LaidElement[], ind
   let prevPage: PageLayout | undefined;
   for (const p of pages) {
     const flow = p.blocks.filter((b) => flowKinds.has(b.kind) && !FIGURE_CAPTION.test(b.text) && !TABLE_CAPTION.test(b.text));
-    // Floats set at the top of the page (a full-width figure, a captioned table) come
-    // before the text that goes on from the last page.
-    const first = flow.find((b) => !(b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || (b.kind === "table" && captionedAnew(p, b))));
+    // Floats set at the top of the page (a full-width figure, a captioned table) and
+    // margin notes come before the text that goes on from the last page.
+    const first = flow.find((b) => !(b.note || b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || (b.kind === "table" && captionedAnew(p, b))));
     if (prevPage && first) {
       for (const prevLast of tails) {
         // A table goes on from one reaching the page's foot or saying it goes on (not from
@@ -487,8 +491,8 @@ const GOES_ON = /^\(?(?:continued(?: on (?:the )?next page)?|continued overleaf|
 
 /**
  * The blocks a page's text may go on from, most likely first: the last in reading order
- * once footnotes (type smaller than the body's), a `Continued on next page` note and
- * floats at the page foot are set aside; the text before a captioned table ending the
+ * once footnotes (type smaller than the body's), a `Continued on next page` note, margin
+ * notes and floats at the page foot are set aside; the text before a captioned table ending the
  * page (a bottom float); then the lowest block of text, when that is
  * another (the main column's paragraph, read before a sidebar ending higher up) and no
  * column break already goes on from it.
@@ -496,7 +500,7 @@ const GOES_ON = /^\(?(?:continued(?: on (?:the )?next page)?|continued overleaf|
 function pageTails(p: PageLayout, flow: readonly Block[], body: number, continued: ReadonlySet<Block>): Block[] {
   let i = flow.length - 1;
   const aside = (b: Block): boolean =>
-    b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || GOES_ON.test(b.text.trim()) || ((b.kind === "text" || b.kind === "list") && body > 0 && b.fontSize <= 0.9 * body && b.y0 >= 0.5 * p.height);
+    b.note === true || b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || GOES_ON.test(b.text.trim()) || ((b.kind === "text" || b.kind === "list") && body > 0 && b.fontSize <= 0.9 * body && b.y0 >= 0.5 * p.height);
   while (i > 0 && aside(flow[i]!)) i--;
   const tail = flow[i]!;
   const text = (b: Block): boolean => (b.kind === "text" || b.kind === "list") && !aside(b) && !continued.has(b);

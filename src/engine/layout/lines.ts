@@ -71,6 +71,8 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
   for (let k = 0; k < rows.length; k++) {
     const rw = rows[k]!;
     const cuts: number[] = [];
+    // Cuts at a margin note's strip, by run index: the side the note stands on.
+    const notes = new Map<number, NoteSide>();
     const weak: Gap[] = [];
     let valueAt = -1;
     let valueX = 0;
@@ -89,6 +91,8 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
       if (g.at === 1 && g.em < 4 && countsOn(rows, k)) return;
       if (gutters.has(g)) {
         cuts.push(g.at);
+        const side = gutters.get(g);
+        if (side) notes.set(g.at, side);
         return;
       }
       if (tocNumber(rows, k, g.at)) return;
@@ -136,6 +140,7 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
     for (const to of [...cuts, rw.runs.length]) {
       const line = makeLine(rw.runs.slice(from, to));
       if (valueAt > from && valueAt < to) line.valueX = valueX;
+      if (notes.get(to) === "left" || notes.get(from) === "right") line.note = true;
       lines.push(line);
       from = to;
     }
@@ -256,10 +261,11 @@ const GUTTER_REACH = 40;
  * the other. LaTeX sets
  * two columns one em apart and CSS columns default to one em, narrower than a line cut
  * needs elsewhere; the word spaces of prose never line up like that, and a list's
- * markers have no such stretch on their left.
+ * markers have no such stretch on their left. Each gutter's gaps map to the side a
+ * margin note stands on ({@link marginNote}), or null between columns.
  */
-function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
-  const out = new Set<Gap>();
+function columnGutters(rows: readonly Row[], minEm: number): Map<Gap, NoteSide | null> {
+  const out = new Map<Gap, NoteSide | null>();
   const seeds = new Set<Gap>();
   for (const rw of rows) {
     for (let i = 0; i < rw.gaps.length; i++) {
@@ -314,8 +320,11 @@ function columnGutters(rows: readonly Row[], minEm: number): Set<Gap> {
       const left = strong.filter((h) => h.from >= lo - g.size).length;
       const right = strong.filter((h) => h.to <= hi + g.size).length;
       const column = !(lined.length + Math.min(hugging, 1) < GUTTER_ROWS || (lined.length < GUTTER_ROWS && hugging < 2) || strong.length < 2 || Math.min(left, right) < 1 || Math.max(left, right) < 2);
-      if (!column && !marginNote(rows, lined, lo, hi, edgeLeft, edgeRight)) continue;
-      for (const h of lined) out.add(h);
+      // A note of several lines makes a column gutter too: it is still a note. (A sidebar
+      // stands further off: it is a column, read as such.)
+      const note = hi - lo < 1.5 * g.size ? marginNote(rows, lined, lo, hi, edgeLeft, edgeRight) : undefined;
+      if (!column && !note) continue;
+      for (const h of lined) out.set(h, note ?? null);
     }
   }
   return out;
@@ -349,10 +358,10 @@ function marginNoteGaps(rows: readonly Row[], minEm: number): Set<Gap> {
  * Whether a strip holds a margin note's gap: beside a justified column, whose edge four
  * rows or more meet exactly, every row with the gap has its column side flush with that
  * edge and, on one row at least, two words or more beyond it (LaTeX's `\marginpar`, set
- * under one em from the text; a hanging section number is one word), and no line of the
- * page runs across the strip.
+ * under one em from the text; a hanging section number is one word), no line of the
+ * page runs across the strip, and the note is no wider than half the column.
  */
-function marginNote(rows: readonly Row[], lined: readonly Gap[], lo: number, hi: number, edgeLeft: number, edgeRight: number): boolean {
+function marginNote(rows: readonly Row[], lined: readonly Gap[], lo: number, hi: number, edgeLeft: number, edgeRight: number): NoteSide | undefined {
   const words = (h: Gap, side: "left" | "right"): number => {
     const rw = rows.find((r) => r.gaps.includes(h))!;
     const note = side === "right" ? rw.runs.filter((r) => r.x0 >= hi - EDGE) : rw.runs.filter((r) => r.x1 <= lo + EDGE);
@@ -361,10 +370,25 @@ function marginNote(rows: readonly Row[], lined: readonly Gap[], lo: number, hi:
   // In the margin, no line of the page runs across the strip (a manual page's terms hang
   // left of their descriptions, where its headings and paragraphs start).
   const inMargin = () => !rows.some((rw) => rw.runs.some((r) => r.x1 > lo + EDGE && r.x0 < hi - EDGE));
-  if (edgeLeft >= GUTTER_ROWS && lined.every((h) => Math.abs(h.from - lo) <= EDGE)) return lined.some((h) => words(h, "right") >= 2) && inMargin();
-  if (edgeRight >= GUTTER_ROWS && lined.every((h) => Math.abs(h.to - hi) <= EDGE)) return lined.some((h) => words(h, "left") >= 2) && inMargin();
-  return false;
+  // Narrower than half the column beside it (a second column of text is as wide).
+  const narrow = (side: NoteSide): boolean => {
+    let note = 0;
+    let column = 0;
+    for (const h of lined) {
+      const runs = rows.find((r) => r.gaps.includes(h))!.runs;
+      const [start, end] = [runs[0]!.x0, runs[runs.length - 1]!.x1];
+      note = Math.max(note, side === "right" ? end - hi : lo - start);
+      column = Math.max(column, side === "right" ? lo - start : end - hi);
+    }
+    return note <= 0.5 * column;
+  };
+  if (edgeLeft >= GUTTER_ROWS && lined.every((h) => Math.abs(h.from - lo) <= EDGE)) return lined.some((h) => words(h, "right") >= 2) && narrow("right") && inMargin() ? "right" : undefined;
+  if (edgeRight >= GUTTER_ROWS && lined.every((h) => Math.abs(h.to - hi) <= EDGE)) return lined.some((h) => words(h, "left") >= 2) && narrow("left") && inMargin() ? "left" : undefined;
+  return undefined;
 }
+
+/** Which side of its strip a margin note stands on. */
+type NoteSide = "left" | "right";
 
 /** The narrower of the two stretches of text around gap `i`, each up to a gap nearly as wide as it. */
 function sideWidths(rw: Row, i: number): number {

@@ -104,7 +104,26 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
     if (w * h >= 0.85 * content.width * content.height && content.runs.length > 0) continue;
     blocks.push({ ...rect(img), lines: [], text: "", fontSize: 0, bold: false, mono: false, kind: "image", image: img });
   }
-  return readingOrder(blocks);
+  return notesAfterText(readingOrder(blocks));
+}
+
+/**
+ * Margin notes read after the text beside them: each moves to just after the last block
+ * of the page's text it stands level with (a note in the left margin, read by columns,
+ * came before the page's running head and the paragraph it annotates).
+ */
+function notesAfterText(order: Block[]): Block[] {
+  if (!order.some((b) => b.note)) return order;
+  const out = order.filter((b) => !b.note);
+  for (const note of order.filter((b) => b.note)) {
+    let at = -1;
+    out.forEach((b, i) => {
+      if (!b.note && b.y0 < note.y1 && b.y1 > note.y0) at = i;
+    });
+    if (at < 0) at = out.findLastIndex((b) => b.y0 < note.y0);
+    out.splice(at + 1, 0, note);
+  }
+  return out;
 }
 
 const rect = (r: { x0: number; y0: number; x1: number; y1: number }) => ({ x0: r.x0, y0: r.y0, x1: r.x1, y1: r.y1 });

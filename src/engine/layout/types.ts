@@ -57,6 +57,8 @@ export interface Line extends Rect {
   mathShare: number;
   /** A form's row (`Label:⇥value`, row-joins.ts `labelledValue`) or a key and its value (`keyValue`): where its value starts, or ends when the values are set flush right. */
   valueX?: number;
+  /** A margin note's line, cut off the column it stands beside (lines.ts `marginNote`). */
+  note?: boolean;
 }
 
 /** What a block turned out to be. */
@@ -95,6 +97,8 @@ export interface Block extends Rect {
   keepHyphens?: boolean;
   /** A form's row or a key and its value (a line with `valueX`): no heading, however bold. */
   keyed?: boolean;
+  /** A margin note (its lines cut off the column beside them): read after that column's text beside it. */
+  note?: boolean;
   /** Table: the most common type size of its cells' text (body text, when tables are most of it). */
   cellSize?: number;
   /** Table / image payload for non-text blocks. */

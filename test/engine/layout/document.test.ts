@@ -187,6 +187,12 @@ describe("finishDocument", () => {
     expect(kinds("7")).toEqual(["text", "text"]);
   });
 
+  it("takes the number at the foot of a book's only chapter opening for its page number, the others confirmed at the heads", () => {
+    const body = (n: number): TextRun[] => [run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300)];
+    const pages = [1, 2, 3].map((n) => page(n, n === 1 ? [run("Chapter 1", 80, 150, { fontSize: 20, bold: true }), ...body(n), run("1", 295, 650)] : [run(String(n), 80, 95), ...body(n)]));
+    expect(finishDocument(pages).filter((l) => /^\d$/.test(l.block.text)).map((l) => l.block.kind)).toEqual(["page-number", "page-number", "page-number"]);
+  });
+
   it("takes a numbered section's running head, read as an item, for a header in the slot of the heads confirmed on others", () => {
     // LaTeX's book class: the chapter on even pages, the numbered section on odd ones.
     const body = (n: number): TextRun[] => [run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300)];
@@ -319,6 +325,20 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     const laid = finishDocument([first, next([["Product", "Units", "Share"], ...rest])]);
     expect(laid[1]!.continuationOf).toBe(0);
     expect(laid[1]!.block.table!.headerRows).toBeUndefined();
+  });
+
+  it("continues a paragraph past a margin note opening the next page, and a broken word into lower case only", () => {
+    const first = page(1, [run("The water passes through the sand filters and the clarifier before it is pum-", 80, 700)]);
+    const second = page(2, [run("Check the log.", 0, 60), run("ped to the storage tanks on the ridge above the town.", 80, 90)]);
+    second.blocks[0]!.note = true;
+    const laid = finishDocument([first, second]);
+    expect(laid.map((l) => [l.block.text.slice(0, 5), l.continuationOf])).toEqual([
+      ["The w", undefined],
+      ["Check", undefined],
+      ["ped t", 0],
+    ]);
+    const capital = finishDocument([first, page(2, [run("CHAPTER 1. PUMPS", 80, 40)])]);
+    expect(capital[1]!.continuationOf).toBeUndefined();
   });
 
   it("does not continue the last page's open sentence into endnotes numbered in lower-case roman", () => {

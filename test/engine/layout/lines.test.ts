@@ -259,6 +259,8 @@ describe("buildLines: margin notes", () => {
     expect(lines).toContain("Check the valve");
     expect(lines).toContain("log first.");
     expect(lines.filter((l) => l.startsWith("the water")).every((l) => l.endsWith("daily"))).toBe(true);
+    // The note's lines say so (read after the text beside them); the column's do not.
+    expect(buildLines(runs).filter((l) => l.note).map((l) => l.text)).toEqual(["Check the valve", "log first."]);
   });
 
   it("keeps a manual page's term with its description: the page's headings run across the strip", () => {
