@@ -344,6 +344,28 @@ export async function writerPdf(body: string, styles = ""): Promise<Uint8Array> 
 }
 
 /**
+ * A Calc sheet (flat ODS: `columns` and `rows` are the table's `table:table-column` and
+ * `table:table-row` elements, `styles` go into `office:automatic-styles`) exported to PDF
+ * by LibreOffice: a wide sheet is printed across pages, and text running past its cell
+ * is clipped at the page edge.
+ */
+export async function calcPdf(columns: string, rows: string, styles = ""): Promise<Uint8Array> {
+  const { execFileSync } = await import("node:child_process");
+  const { writeFileSync, readFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const ns = ["office", "style", "text", "table", "fo"].map((n) => `xmlns:${n}="urn:oasis:names:tc:opendocument:xmlns:${n === "fo" ? "xsl-fo-compatible" : n}:1.0"`).join(" ");
+  const fods = `<?xml version="1.0" encoding="UTF-8"?>
+<office:document ${ns} office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.spreadsheet">
+<office:automatic-styles>${styles}</office:automatic-styles>
+<office:body><office:spreadsheet><table:table table:name="Sheet1">${columns}${rows}</table:table></office:spreadsheet></office:body></office:document>`;
+  return inTempDir("calc-", (dir) => {
+    writeFileSync(join(dir, "sheet.fods"), fods);
+    execFileSync("soffice", [`-env:UserInstallation=file://${join(dir, "profile")}`, "--headless", "--convert-to", "pdf", "--outdir", dir, join(dir, "sheet.fods")], { stdio: "ignore", timeout: 120_000 });
+    return new Uint8Array(readFileSync(join(dir, "sheet.pdf")));
+  });
+}
+
+/**
  * Typesets a LaTeX source the test wrote with pdflatex (Debian's texlive-latex-base: the
  * Computer Modern Type 1 fonts every arXiv paper of the last decades embeds).
  */

@@ -63,7 +63,8 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
     }
     return info;
   };
-  const walked = walkOperators(ops.fnArray, ops.argsArray, base, { chars, removeWatermark, maxSegments, font });
+  const cropBox = { x0: 0, y0: 0, x1: viewport.width, y1: viewport.height };
+  const walked = walkOperators(ops.fnArray, ops.argsArray, base, { chars, removeWatermark, maxSegments, font, page: cropBox });
   for (const r of walked.runs) {
     // CJK fonts are fixed-pitch too: monospace only means code for non-CJK text.
     if (r.mono && isCjk(r.text[0] ?? "")) r.mono = false;

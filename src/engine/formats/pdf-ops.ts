@@ -45,9 +45,12 @@ const OP = {
   setFillCMYKColor: 61,
   paintFormXObjectBegin: 74,
   paintFormXObjectEnd: 75,
+  beginGroup: 76,
   paintImageXObject: 85,
   paintInlineImageXObject: 86,
   constructPath: 91,
+  clip: 29,
+  eoClip: 30,
   setFillTransparent: 93,
   beginAnnotation: 80,
   endAnnotation: 81,
@@ -104,6 +107,8 @@ export interface WalkOptions {
   maxSegments: number;
   /** Font lookup by pdfjs font id. */
   font: (id: string) => FontInfo;
+  /** The page's crop box in display space: glyphs wholly outside it are not read. */
+  page?: Rect;
 }
 
 export interface WalkedImage {
@@ -159,6 +164,12 @@ interface State {
   /** pdfjs keeps leading negated: `nextLine` moves by (0, leading). */
   leading: number;
   rise: number;
+  /**
+   * The clip region's bounding box in display space (rectangles are exact, any other path
+   * is its box), or null for none. Never mutated: a clip op replaces it, so a state
+   * copied by `q` may share it.
+   */
+  clip: Rect | null;
 }
 
 // Compatibility characters fonts map glyphs to (ﬁ ligatures, Kangxi radicals such as ⽂
@@ -189,8 +200,19 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
   let inAnnotation = 0;
   let textChars = 0;
   const drawings: Drawing[] = [];
-  let gs: State = { ctm: base, fillAlpha: 1, fillLight: false, fill: "#000000", stroke: "#000000", font: undefined, size: 0, dir: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
+  const page = options.page ?? null;
+  let gs: State = { ctm: base, fillAlpha: 1, fillLight: false, fill: "#000000", stroke: "#000000", font: undefined, size: 0, dir: 1, charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0, clip: null };
   const stack: State[] = [];
+  // `W`/`W*` come as a clip op before the path's constructPath (painted or `n`), as pdfjs'
+  // canvas consumes them; a transparency group's box comes with beginGroup, before its form.
+  let pendingClip = false;
+  let groupBox: ArrayLike<number> | null = null;
+  const clipTo = (minMax: ArrayLike<number> | null | undefined): void => {
+    const box = minMax && minMax.length >= 4 ? pathBox(pt, minMax) : undefined;
+    if (!box) return;
+    const c = gs.clip;
+    gs.clip = c ? { x0: Math.max(c.x0, box.x0), y0: Math.max(c.y0, box.y0), x1: Math.min(c.x1, box.x1), y1: Math.min(c.y1, box.y1) } : box;
+  };
   // Text object state (not part of the graphics state stack).
   let tm: Matrix = [1, 0, 0, 1, 0, 0];
   let x = 0;
@@ -227,6 +249,40 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
     const dispSize = size * Math.hypot(m[2], m[3]);
     const angleDeg = vertical ? 270 : ((Math.round((Math.atan2(-m[1] * gs.dir, m[0] * gs.dir) * 180) / Math.PI) % 360) + 360) % 360;
     const watermarkish = options.removeWatermark && ((angleDeg % 90 > 5 && angleDeg % 90 < 85) || ((gs.fillAlpha < 0.6 || gs.fillLight) && dispSize >= 14));
+    // A glyph is read when its centre is inside the clip and it is not wholly off the page
+    // (its box: the centre ± half its advance along the line, ± acrossX/Y across it). Its
+    // centre at advance u is (ox + dx·u, oy + dy·u) in display space, halfway between
+    // ascent and descent. Per glyph, one test against the clip and the page together
+    // ([bx0, bx1] × [by0, by1]); a glyph outside is looked at again, off the hot path.
+    const clip = gs.clip;
+    const clipping = clip !== null || page !== null;
+    let ox = 0;
+    let oy = 0;
+    let dx = 0;
+    let dy = 0;
+    let bx0 = -Infinity;
+    let by0 = -Infinity;
+    let bx1 = Infinity;
+    let by1 = Infinity;
+    let acrossX = 0;
+    let acrossY = 0;
+    if (clipping) {
+      const cy = baseY + ((ascent + descent) * size) / 2;
+      ox = vertical ? m[0] * x + m[2] * baseY + m[4] : m[0] * x + m[2] * cy + m[4];
+      oy = vertical ? m[1] * x + m[3] * baseY + m[5] : m[1] * x + m[3] * cy + m[5];
+      dx = vertical ? -m[2] : m[0] * hScale;
+      dy = vertical ? -m[3] : m[1] * hScale;
+      if (clip) ({ x0: bx0, y0: by0, x1: bx1, y1: by1 } = clip);
+      if (page) {
+        const across = vertical ? 0.5 * size : ((ascent - descent) * size) / 2;
+        acrossX = Math.abs(vertical ? m[0] : m[2]) * across;
+        acrossY = Math.abs(vertical ? m[1] : m[3]) * across;
+        bx0 = Math.max(bx0, page.x0);
+        by0 = Math.max(by0, page.y0);
+        bx1 = Math.min(bx1, page.x1);
+        by1 = Math.min(by1, page.y1);
+      }
+    }
     let acc = 0;
     let text = "";
     let pendingSpace = false;
@@ -335,6 +391,20 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       let width = g.width;
       if (vertical) width = g.vmetric ? -(g.vmetric[0] ?? 0) : width;
       const advance = vertical ? width * widthScale - spacing * gs.dir : width * widthScale + spacing * gs.dir;
+      if (clipping) {
+        const half = (width * widthScale) / 2;
+        const px = ox + dx * (acc + half);
+        const py = oy + dy * (acc + half);
+        if (
+          (px < bx0 || px > bx1 || py < by0 || py > by1) &&
+          ((clip !== null && outside(clip, px, py, 0, 0)) || (page !== null && outside(page, px, py, Math.abs(dx * half) + acrossX, Math.abs(dy * half) + acrossY)))
+        ) {
+          // Clipped away (a cell's overflow, a sheet cut at the page edge): not text.
+          flush();
+          acc += advance;
+          continue;
+        }
+      }
       let u = g.unicode;
       // Printable ASCII (most glyphs) is neither a compatibility character nor blank; a
       // plain space (most of the rest) is blank.
@@ -408,8 +478,14 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         gs = { ...gs };
         const m = args?.[0] as number[] | null | undefined;
         if (m && m.length === 6) gs.ctm = mul(gs.ctm, m);
+        // A form draws only inside its BBox (a group's, when it is one).
+        clipTo((args?.[1] as ArrayLike<number> | null | undefined) ?? groupBox);
+        groupBox = null;
         break;
       }
+      case OP.beginGroup:
+        groupBox = (args?.[0] as { bbox?: ArrayLike<number> | null } | undefined)?.bbox ?? null;
+        break;
       case OP.paintFormXObjectEnd:
         gs = stack.pop() ?? gs;
         break;
@@ -422,7 +498,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         let ctm = base;
         if (t && t.length === 6) ctm = mul(ctm, t);
         if (m && m.length === 6) ctm = mul(ctm, m);
-        gs = { ...gs, ctm, fillAlpha: 1, fillLight: false, fill: "#000000", stroke: "#000000", charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0 };
+        gs = { ...gs, ctm, fillAlpha: 1, fillLight: false, fill: "#000000", stroke: "#000000", charSpacing: 0, wordSpacing: 0, hScale: 1, leading: 0, rise: 0, clip: null };
         inAnnotation++;
         break;
       }
@@ -524,8 +600,17 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         }
         break;
       }
+      case OP.clip:
+      case OP.eoClip:
+        pendingClip = true;
+        break;
       case OP.constructPath: {
         const paint = args?.[0] as number;
+        if (pendingClip) {
+          // `re W n` (a cell, a frame): the clip shrinks to the path's box.
+          pendingClip = false;
+          clipTo(args?.[2] as ArrayLike<number> | null | undefined);
+        }
         const stroke =
           paint === OP.stroke || paint === OP.closeStroke || paint === OP.fillStroke || paint === OP.eoFillStroke || paint === OP.closeFillStroke || paint === OP.closeEOFillStroke;
         const fill = paint === OP.fill || paint === OP.eoFill;
@@ -564,6 +649,11 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
     }
   }
   return { runs, segments, images, textChars, markers, drawings };
+}
+
+/** Whether the box centred on (px, py), ex and ey either side, lies wholly outside `r`. */
+function outside(r: Rect, px: number, py: number, ex: number, ey: number): boolean {
+  return px + ex < r.x0 || px - ex > r.x1 || py + ey < r.y0 || py - ey > r.y1;
 }
 
 /** A path's box in display space from its user-space bounds; undefined when degenerate. */
