@@ -1,6 +1,6 @@
 import { isCaption } from "./captions.js";
 import { buildLines } from "./lines.js";
-import { alignedTable, headerCut, long } from "./tables.js";
+import { alignedTable, headerCut, long } from "./ruled-tables.js";
 import { FIGURE, type GridCell, type GridTable, type Line, type Rect, type TextRun } from "./types.js";
 
 /** Tuning for {@link findAlignedTables}. */
@@ -279,8 +279,6 @@ const similarSize = (a: readonly Line[], b: readonly Line[]): boolean => {
 };
 const gap = (a: readonly Line[], b: readonly Line[]): number => Math.min(...b.map((l) => l.y0)) - Math.max(...a.map((l) => l.y1));
 
-// A line of prose (four words or more over ten em): figures.ts reads it from here.
-export { long };
 const THREE_WORDS = /\S\s+\S+\s+\S/;
 
 /** A text column: its long lines and the stretches of the page it runs down. */

@@ -1,5 +1,5 @@
-import { long } from "./aligned-tables.js";
 import { isCaption } from "./captions.js";
+import { long } from "./ruled-tables.js";
 import { union, type Drawing, type GridTable, type Line, type PlacedImage, type Rect } from "./types.js";
 
 /** Pixels per point of a vector figure's picture (144 dpi). */

@@ -1,0 +1,340 @@
+/**
+ * Tables ruled by rows only: three or more horizontal rules of one width and no column
+ * rules (LaTeX's booktabs, HTML tables ruled by their cells' bottom borders). The rules
+ * give the rows; the columns come from text alignment between them ({@link alignedTable},
+ * which tables with no rules at all, `aligned-tables.ts`, use too). Rules that do not read
+ * as one table are split where they lie furthest apart; rows set over the first rule (an
+ * HTML header ruled under only) join the table, and so does a header cut at its columns.
+ * Grids of crossing rules are `tables.ts`.
+ */
+import { isCaption } from "./captions.js";
+import { buildLines } from "./lines.js";
+import { distinct } from "./segments.js";
+import { finishCell, NUMBER, readingColumns } from "./table-cells.js";
+import type { GridCell, GridTable, Line, Rect, Segment, TextRun } from "./types.js";
+
+/**
+ * The tables between rules of one width, top to bottom: all of them one table when they
+ * read as one, else split where they lie furthest apart (two tables of a column's width
+ * with prose between them), each part of three rules or more tried again. Rules spread
+ * over most of the page are tried whole only when they stand at a regular pitch (a rule
+ * under every row of a long statement, no rows more than four times as tall as the
+ * usual one): a split would lose the row between the two parts.
+ */
+export function ruledTables(rules: readonly Segment[], runs: readonly TextRun[], page: Rect, used: Set<TextRun>, out: GridTable[], keep: boolean): void {
+  if (rules.length < 3) return;
+  const first = rules[0]!;
+  const region: Rect = { x0: first.from, x1: first.to, y0: first.at, y1: rules[rules.length - 1]!.at };
+  if (region.y1 - region.y0 < 0.6 * (page.y1 - page.y0) || everyRow(rules)) {
+    const table = alignedTable(
+      region,
+      rules.map((s) => s.at),
+      runs,
+      used,
+      keep,
+    );
+    if (table) {
+      out.push(rowsAbove(table, region, rules.map((s) => s.at), runs, used, keep));
+      return;
+    }
+  }
+  let cut = 1;
+  for (let i = 2; i < rules.length; i++) if (rules[i]!.at - rules[i - 1]!.at > rules[cut]!.at - rules[cut - 1]!.at) cut = i;
+  ruledTables(rules.slice(0, cut), runs, page, used, out, keep);
+  ruledTables(rules.slice(cut), runs, page, used, out, keep);
+}
+
+/**
+ * The table with the rows standing right above its first rule. HTML rules a row with its
+ * cells' bottom border, so a header ruled under only (`th{border-bottom}`) or set on a
+ * coloured band, and under a band the first row too, stand over the first rule. Up to
+ * four lines set close over it (the first within an em of the rule, each within 1.6 of its
+ * size of the next) are candidates, none a caption or larger than 1.15 × the table's type.
+ * The most of them that, read with the table, keep its columns and every row under them,
+ * each row they add filling two cells or more, join it; then the lines above those that,
+ * cut at the table's column edges, make a header ({@link headerCut}: a header cell wrapped
+ * onto two lines, the others centred between, or cells closer than the gutters).
+ */
+function rowsAbove(table: GridTable, region: Rect, rules: number[], runs: readonly TextRun[], used: Set<TextRun>, keep: boolean): GridTable {
+  const own = runs.filter((r) => used.has(r) && (r.y0 + r.y1) / 2 > region.y0 && (r.y0 + r.y1) / 2 < region.y1 && (r.x0 + r.x1) / 2 >= region.x0 - 2 && (r.x0 + r.x1) / 2 <= region.x1 + 2);
+  const em = median(own.map((r) => r.fontSize));
+  if (!em) return table;
+  const near = runs.filter((r) => !used.has(r) && r.y1 <= region.y0 + 1 && r.y0 >= region.y0 - 8 * em && r.x0 >= region.x0 - em && r.x1 <= region.x1 + em && r.angle === 0);
+  if (near.length === 0) return table;
+  const lines = buildLines(near, { splitGapEm: 0.6, gutterEm: 0.6 });
+  const rows: Line[][] = [];
+  for (const l of [...lines].sort((a, b) => b.y0 + b.y1 - (a.y0 + a.y1))) {
+    const row = rows[rows.length - 1];
+    if (row && Math.abs((row[0]!.y0 + row[0]!.y1) / 2 - (l.y0 + l.y1) / 2) < 0.4 * Math.max(l.fontSize, row[0]!.fontSize)) row.push(l);
+    else rows.push([l]);
+  }
+  let reach = region.y0 - em;
+  const head: Line[][] = [];
+  for (const row of rows.slice(0, 4)) {
+    const bottom = Math.max(...row.map((l) => l.y1));
+    const top = Math.min(...row.map((l) => l.y0));
+    const big = Math.max(...row.map((l) => l.fontSize));
+    if (bottom < reach || big > 1.15 * em || row.some((l) => isCaption(l.text))) break;
+    head.push(row);
+    reach = top - 1.6 * big;
+  }
+  // Rows read with the table: it keeps its columns and its rows, and each added row fills
+  // two cells or more (the most lines that do).
+  const body = table.cells.filter((c) => c.text).map((c) => `${c.row},${c.col},${c.text}`);
+  let out = table;
+  let k0 = 0;
+  for (let k = 1; k <= head.length; k++) {
+    const lines = head.slice(0, k).flat();
+    const taken = new Set<TextRun>();
+    const wider = alignedTable({ ...region, y0: Math.min(...lines.map((l) => l.y0)) - 1 }, rules, [...lines.flatMap((l) => l.runs), ...own], taken, keep);
+    const added = wider && wider.cols === table.cols ? wider.rows - table.rows : 0;
+    if (added < 1) continue;
+    const full = Array.from({ length: added }, (_, r) => wider!.cells.filter((c) => c.row === r + 1 && c.text).length >= 2);
+    const rest = wider!.cells.filter((c) => c.row > added && c.text);
+    if (full.every(Boolean) && rest.length === body.length && rest.every((c, i) => body[i] === `${c.row - added},${c.col},${c.text}`)) {
+      out = wider!;
+      k0 = k;
+    }
+  }
+  // Then a header whose cells stand closer than the table's gutters, or wrap: cut at its
+  // column edges, as many lines as make one.
+  for (let k = head.length; k > k0; k--) {
+    const lines = head.slice(k0, k).flat();
+    const headed = headerCut(lines, out);
+    if (headed) {
+      out = headed;
+      k0 = k;
+      break;
+    }
+  }
+  for (const l of head.slice(0, k0).flat()) for (const r of l.runs) used.add(r);
+  return out;
+}
+
+/**
+ * The table with `head` as its first row, cut at the table's own column edges: a header
+ * whose cells stand closer than the table's gutters (`Method Description`), or wrap onto
+ * more lines. Every piece of the header must lie in one column, and two columns or more
+ * must get one; a line of prose over the table has pieces across its gutters.
+ */
+export function headerCut(head: readonly Line[], table: GridTable): GridTable | undefined {
+  const edges: { x0: number; x1: number }[] = [];
+  for (const c of table.cells) {
+    if (c.colSpan !== 1) continue;
+    const e = (edges[c.col - 1] ??= { x0: c.x0, x1: c.x1 });
+    e.x0 = Math.min(e.x0, c.x0);
+    e.x1 = Math.max(e.x1, c.x1);
+  }
+  if (edges.length !== table.cols || edges.some((e) => e === undefined)) return undefined;
+  // A sentence leading into the table (`Transactions for April are listed below.`) is no header.
+  if (head.some((l) => long(l) && /[.!?]$/.test(l.text.trim()))) return undefined;
+  const texts = edges.map(() => [] as TextRun[]);
+  for (const line of head) {
+    let last: { col: number; x1: number } | undefined;
+    for (const run of [...line.runs].sort((a, b) => a.x0 - b.x0)) {
+      const col = edges.findIndex((e, k) => run.x0 >= (k === 0 ? -Infinity : e.x0 - 0.5 * run.fontSize) && run.x1 <= (k === edges.length - 1 ? Infinity : edges[k + 1]!.x0 + 0.5 * run.fontSize));
+      if (col < 0) return undefined;
+      // Header cells stand further apart than a word space: a cut at one splits a cell.
+      if (last && last.col !== col && run.x0 - last.x1 < 0.6 * run.fontSize) return undefined;
+      texts[col]!.push(run);
+      last = { col, x1: run.x1 };
+    }
+  }
+  // Two labels or more, each a word, a figure or a number sign (`#`); a line leading into
+  // the table (`Striped rows:`) is none.
+  const words = texts.map((t) => t.map((r) => r.text).join(" ").trim());
+  if (words.filter(Boolean).length < 2 || words.some((w) => w && !/[\p{L}\p{N}]|^[#№]$/u.test(w)) || /[:：]$/.test(words.filter(Boolean).at(-1)!)) return undefined;
+  const y0 = Math.min(...head.map((l) => l.y0));
+  const y1 = Math.max(...head.map((l) => l.y1));
+  const first = table.cells.filter((c) => c.row === 1);
+  const below = Math.min(...first.map((c) => c.y0));
+  const cells: GridCell[] = texts.map((runs, k) => ({
+    row: 1,
+    col: k + 1,
+    rowSpan: 1,
+    colSpan: 1,
+    x0: edges[k]!.x0,
+    x1: edges[k]!.x1,
+    y0: Math.min(y0, below),
+    y1: below,
+    text: buildLines(runs, { splitGapEm: 1e9 })
+      .map((l) => l.text.trim())
+      .join(" "),
+  }));
+  return { ...table, y0: Math.min(table.y0, y0 - 1), rows: table.rows + 1, cells: [...cells, ...table.cells.map((c) => ({ ...c, row: c.row + 1 }))] };
+}
+
+/** A line of prose: four words or more over ten em. */
+export const long = (s: Line): boolean => s.x1 - s.x0 > 10 * s.fontSize && FOUR_WORDS.test(s.text);
+const FOUR_WORDS = /\S\s+\S+\s+\S+\s+\S/;
+
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+/** Whether rules (top to bottom) rule every row: five or more, none further from the next than four times the median pitch. */
+function everyRow(rules: readonly Segment[]): boolean {
+  if (rules.length < 5) return false;
+  const pitches = rules.slice(1).map((s, i) => s.at - rules[i]!.at);
+  return Math.max(...pitches) <= 4 * median(pitches);
+}
+
+/**
+ * The lines (indices into `rowYs`, top to bottom) that start rows: not those that carry
+ * on a cell of the row above, a line alone in
+ * its row, in a column the row above fills, starting where that cell's text starts, and
+ * either closer to it than rows stand to each other (an HTML table's padded rows) or going
+ * on with its open sentence (`…revokes every` / `access token`). Lines alone in a column
+ * the row above leaves empty, or after a finished sentence at row spacing, stay rows.
+ */
+function rowStarts(rowYs: readonly number[], segs: readonly Line[], xs: readonly number[]): number[] {
+  if (rowYs.length < 3) return rowYs.map((_, i) => i);
+  const rowOf = (s: Line): number => {
+    const cy = (s.y0 + s.y1) / 2;
+    let best = 0;
+    for (let r = 1; r < rowYs.length; r++) if (Math.abs(rowYs[r]! - cy) < Math.abs(rowYs[best]! - cy)) best = r;
+    return best;
+  };
+  const colOf = (x: number): number => Math.max(0, xs.findIndex((e, i) => i < xs.length - 1 && x >= e && x <= xs[i + 1]!));
+  const rows = rowYs.map(() => new Map<number, Line>());
+  for (const s of segs) rows[rowOf(s)]!.set(colOf((s.x0 + s.x1) / 2), s);
+  const pitches = rowYs.slice(1).map((y, r) => y - rowYs[r]!);
+  const pitch = [...pitches].sort((a, b) => a - b)[pitches.length >> 1]!;
+  const kept = [0];
+  let last = rows[0]!;
+  for (let r = 1; r < rowYs.length; r++) {
+    const row = rows[r]!;
+    if (row.size === 1) {
+      const [col, line] = [...row][0]!;
+      const above = last.get(col);
+      const near = rowYs[r]! - rowYs[r - 1]! < 0.8 * pitch;
+      const open = above !== undefined && !/[.!?:;)]$/.test(above.text.trimEnd()) && /^\p{Ll}/u.test(line.text);
+      if (above && Math.abs(line.x0 - above.x0) <= line.fontSize && (near || open)) {
+        // The cell goes on: later lines of it compare with this one.
+        last.set(col, line);
+        continue;
+      }
+    }
+    kept.push(r);
+    last = row;
+  }
+  return kept;
+}
+
+/**
+ * Row starts (indices into `lineYs`) less those inside a band between two rules that is
+ * one row: a column of figures holds one line there and none holds two (a cell wrapped
+ * onto two lines, the figures beside it set in the middle of the row, as HTML sets them,
+ * between its lines). Figures never wrap: two in a column are two rows (a booktabs body).
+ */
+function oneRowBands(starts: readonly number[], lineYs: readonly number[], segs: readonly Line[], xs: readonly number[], rules: readonly number[]): number[] {
+  if (rules.length < 2) return [...starts];
+  const ys = [...rules].sort((a, b) => a - b);
+  // Band b lies between ys[b - 1] and ys[b]; 0 and ys.length are outside the rules.
+  const bandOf = (y: number): number => {
+    let lo = 0;
+    let hi = ys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ys[mid]! < y) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  // Per band and column: lines, and whether all are figures.
+  const cols = new Map<number, Map<number, { n: number; figures: boolean }>>();
+  for (const s of segs) {
+    const b = bandOf((s.y0 + s.y1) / 2);
+    if (b === 0 || b === ys.length) continue;
+    const cx = (s.x0 + s.x1) / 2;
+    const c = xs.findIndex((x, i) => i < xs.length - 1 && cx >= x && cx <= xs[i + 1]!);
+    let band = cols.get(b);
+    if (!band) cols.set(b, (band = new Map()));
+    const cell = band.get(c) ?? { n: 0, figures: true };
+    cell.n++;
+    cell.figures &&= NUMBER.test(s.text.trim());
+    band.set(c, cell);
+  }
+  const one = (b: number): boolean => {
+    const band = cols.get(b);
+    if (!band) return false;
+    const figures = [...band.values()].filter((c) => c.figures);
+    return figures.length > 0 && figures.every((c) => c.n === 1);
+  };
+  const kept: number[] = [];
+  for (const i of starts) {
+    const b = bandOf(lineYs[i]!);
+    if (kept.length && b === bandOf(lineYs[kept[kept.length - 1]!]!) && one(b)) continue;
+    kept.push(i);
+  }
+  return kept;
+}
+
+/** OCR text that is a drawn vertical rule: bars, box-drawing verticals. */
+const TEXT_RULE = /^[|¦│┃║]+$/;
+
+/** Columns from text alignment between horizontal rules (booktabs tables). */
+export function alignedTable(region: Rect, rules: number[], runs: readonly TextRun[], used: Set<TextRun>, keep = false): GridTable | undefined {
+  const within = runs.filter((r) => {
+    const cx = (r.x0 + r.x1) / 2;
+    const cy = (r.y0 + r.y1) / 2;
+    return cx >= region.x0 - 2 && cx <= region.x1 + 2 && cy > region.y0 && cy < region.y1;
+  });
+  // A bar an OCR engine read standing alone between cells is a drawn rule: it separates
+  // cells and is no cell's text. (In a text layer a bar is text: `|` and `||` in a table
+  // of shell operators.)
+  const inside = within.filter((r) => !(r.ocr && TEXT_RULE.test(r.text)));
+  if (inside.length < 2) return undefined;
+  // Inside a table every clear gap is a cell edge: no need to tell gutters from word spaces.
+  const segs = buildLines(inside, { splitGapEm: 0.6, gutterEm: 0.6 });
+  // Column gutters: x-ranges no line segment covers.
+  const sorted = [...segs].sort((a, b) => a.x0 - b.x0);
+  const xs: number[] = [region.x0];
+  let reach = -Infinity;
+  for (const s of sorted) {
+    if (reach !== -Infinity && s.x0 > reach + 2) xs.push((reach + s.x0) / 2);
+    reach = Math.max(reach, s.x1);
+  }
+  xs.push(region.x1);
+  const nCols = xs.length - 1;
+  if (nCols < 2) return undefined;
+  // Rows: distinct line positions, less the lines of cells wrapped onto more lines; a
+  // row's top edge lies halfway from the line above it.
+  const lineYs = distinct(
+    segs.map((s) => (s.y0 + s.y1) / 2),
+    Math.max(2, 0.5 * (segs[0]?.fontSize ?? 4)),
+  );
+  const starts = oneRowBands(rowStarts(lineYs, segs, xs), lineYs, segs, xs, rules);
+  const rowYs = starts.map((i) => lineYs[i]!);
+  if (rowYs.length < 2) return undefined;
+  const bounds: number[] = [region.y0];
+  for (let i = 0; i + 1 < rowYs.length; i++) {
+    const between = rules.find((y) => y > rowYs[i]! && y < rowYs[i + 1]!);
+    bounds.push(between ?? (lineYs[starts[i + 1]! - 1]! + rowYs[i + 1]!) / 2);
+  }
+  bounds.push(region.y1);
+  const nRows = rowYs.length;
+  const cells: (GridCell & { runs: TextRun[] })[] = [];
+  for (let r = 0; r < nRows; r++) {
+    for (let c = 0; c < nCols; c++) {
+      cells.push({ row: r + 1, col: c + 1, rowSpan: 1, colSpan: 1, x0: xs[c]!, x1: xs[c + 1]!, y0: bounds[r]!, y1: bounds[r + 1]!, text: "", runs: [] });
+    }
+  }
+  let multi = 0;
+  for (let r = 0; r < nRows; r++) {
+    let filled = 0;
+    for (const s of segs) {
+      const cy = (s.y0 + s.y1) / 2;
+      if (cy < bounds[r]! || cy > bounds[r + 1]!) continue;
+      for (const run of s.runs) {
+        const cx = (run.x0 + run.x1) / 2;
+        const c = xs.findIndex((x, i) => i < nCols && cx >= x && cx <= xs[i + 1]!);
+        const cell = cells[r * nCols + Math.max(0, c)]!;
+        if (cell.runs.length === 0) filled++;
+        cell.runs.push(run);
+      }
+    }
+    if (filled >= 2) multi++;
+  }
+  if (multi < Math.ceil(nRows / 2)) return undefined;
+  for (const run of within) used.add(run);
+  return readingColumns({ ...region, rows: nRows, cols: nCols, cells: cells.map((c) => finishCell(c, keep)) });
+}
