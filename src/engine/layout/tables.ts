@@ -83,10 +83,6 @@ function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], 
   const nRows = ys.length - 1;
   const nCols = xs.length - 1;
   if (nRows < 1 || nCols < 1 || nRows * nCols < 2) return undefined;
-  const covered = (list: Segment[], at: number, from: number, to: number): boolean => {
-    const mid = (from + to) / 2;
-    return list.some((s) => Math.abs(s.at - at) <= 2 && s.from <= mid && s.to >= mid);
-  };
   // Union-find over grid cells: merge neighbours with no rule between them.
   const id = (r: number, c: number): number => r * nCols + c;
   const parent = Array.from({ length: nRows * nCols }, (_, i) => i);
@@ -146,6 +142,12 @@ function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], 
   // A grid without a word in it is drawing, not a table: a chart's plot area and
   // gridlines, a form's empty boxes.
   if (!inside.some((r) => r.text.trim() !== "")) return undefined;
+  // Boxes joined by connectors (a process diagram) are drawing too: the lines between two
+  // boxes make a column (or a row, boxes stacked) of their own.
+  const words = inside.filter((r) => r.text.trim() !== "");
+  const across = words.map((r) => (r.x0 + r.x1) / 2);
+  const down = words.map((r) => (r.y0 + r.y1) / 2);
+  if (hasConnector(xs, ys, hs, across) || hasConnector(ys, xs, vs, down)) return undefined;
   // In a table with right-to-left text a run is cut only where a column rule is drawn:
   // across a spanned cell a cut splits a word or a number (`٣٠`), whose halves the bidi
   // pass then reads in swapped order.
@@ -168,6 +170,39 @@ function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], 
     used.add(run);
   }
   return readingColumns({ ...box, rows: nRows, cols: nCols, cells: cells.map((c) => finishCell(c, keep)) });
+}
+
+/** Whether a rule of `list` at `at` (within 2) runs across the middle of `from`–`to`. */
+function covered(list: readonly Segment[], at: number, from: number, to: number): boolean {
+  const mid = (from + to) / 2;
+  return list.some((s) => Math.abs(s.at - at) <= 2 && s.from <= mid && s.to >= mid);
+}
+
+/**
+ * Whether a lane of a grid (a column between `lanes[k]` and `lanes[k + 1]`, with `ends`
+ * its row edges and `rules` the horizontal rules; or a row, with the arguments turned)
+ * is a connector between boxes, not a column of a table: no rule closes it at either end,
+ * no text stands in it (`centres` along the lanes' axis), and the rules that cross it
+ * (one at least) go on into neither neighbour — a line from one box's side to the next.
+ * A table's empty column is ruled at its top or bottom, and the rules crossing it are
+ * its rows' edges, which run on into the columns beside it.
+ */
+function hasConnector(lanes: readonly number[], ends: readonly number[], rules: readonly Segment[], centres: readonly number[]): boolean {
+  const ruled = (j: number, k: number): boolean => k >= 0 && k + 1 < lanes.length && covered(rules, ends[j]!, lanes[k]!, lanes[k + 1]!);
+  const last = ends.length - 1;
+  for (let k = 0; k + 1 < lanes.length; k++) {
+    if (ruled(0, k) || ruled(last, k)) continue;
+    if (centres.some((c) => c > lanes[k]! && c < lanes[k + 1]!)) continue;
+    let crossed = 0;
+    let ownOnly = true;
+    for (let j = 1; j < last && ownOnly; j++) {
+      if (!ruled(j, k)) continue;
+      crossed++;
+      ownOnly = !ruled(j, k - 1) && !ruled(j, k + 1);
+    }
+    if (crossed > 0 && ownOnly) return true;
+  }
+  return false;
 }
 
 /**

@@ -3,6 +3,7 @@ import { findTables, type Segment } from "../../../src/engine/layout/index.js";
 import { run } from "./support.js";
 
 const h = (at: number, from: number, to: number): Segment => ({ horizontal: true, at, from, to });
+const v = (at: number, from: number, to: number): Segment => ({ horizontal: false, at, from, to });
 const page = { x0: 0, y0: 0, x1: 600, y1: 800 };
 
 describe("findTables: a rule under every row", () => {
@@ -89,6 +90,52 @@ describe("findTables: a cell wrapped in a ruled row", () => {
     const { tables } = findTables(rules, runs, page);
     expect(tables.map((t) => [t.rows, t.cols])).toEqual([[4, 4]]);
     expect(tables[0]!.cells.filter((c) => c.row === 2).map((c) => c.text)).toEqual(["2", "Training workshop, two days, up to 12 participants, with materials", "1", "3,200.00"]);
+  });
+});
+
+describe("findTables: boxes joined by connectors", () => {
+  // A slide's process flow (LibreOffice Impress): five boxes, 102 pt wide and 57 pt tall,
+  // 38 pt apart, each joined to the next by a line at mid-height. Their sides and the lines
+  // make a grid of nine columns, its top and bottom rules broken between the boxes.
+  const labels = ["Receive", "Put away", "Pick", "Pack", "Ship"];
+  const flow = () => {
+    const segments: Segment[] = [];
+    const runs = labels.map((text, i) => run(text, 28 + 140 * i + 51 - 4.5 * text.length, 218, { fontSize: 18 }));
+    labels.forEach((_, i) => {
+      const x = 28 + 140 * i;
+      segments.push(h(198, x, x + 102), h(255, x, x + 102), v(x, 198, 255), v(x + 102, 198, 255));
+      if (i < 4) segments.push(h(227, x + 102, x + 140));
+    });
+    return { segments, runs };
+  };
+
+  it("reads five boxes joined by lines at mid-height as no table", () => {
+    const { segments, runs } = flow();
+    const { tables, used } = findTables(segments, runs, { x0: 0, y0: 0, x1: 720, y1: 540 });
+    expect(tables).toEqual([]);
+    expect(used.size).toBe(0);
+  });
+
+  it("reads boxes stacked and joined by vertical lines as no table", () => {
+    // The same flow turned a quarter: boxes one under the other.
+    const turned = flow().segments.map((s) => ({ ...s, horizontal: !s.horizontal }));
+    const stacked = labels.map((text, i) => run(text, 205, 28 + 140 * i + 24, { fontSize: 18 }));
+    const { tables } = findTables(turned, stacked, { x0: 0, y0: 0, x1: 540, y1: 720 });
+    expect(tables).toEqual([]);
+  });
+
+  it("still reads a table whose empty columns leave gaps in its outer rules", () => {
+    // A Word table: the stub head (top left) has no top rule, and an empty spacer column
+    // between two groups has neither top nor bottom rule; the rows' rules run through it.
+    const xs = [50, 150, 250, 350, 370, 470];
+    const ys = [100, 120, 140, 160];
+    const segments: Segment[] = [h(100, 150, 350), h(100, 370, 470), h(160, 50, 350), h(160, 370, 470), h(120, 50, 470), h(140, 50, 470)];
+    for (const x of xs) segments.push(v(x, x === 50 ? 120 : 100, 160));
+    const runs = [run("2023", 160, 104), run("2024", 260, 104), run("Change", 380, 104)];
+    ["North", "South"].forEach((name, r) => runs.push(run(name, 55, ys[r + 1]! + 4), run("10", 160, ys[r + 1]! + 4), run("12", 260, ys[r + 1]! + 4), run("+2", 380, ys[r + 1]! + 4)));
+    const { tables } = findTables(segments, runs, page);
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[3, 5]]);
+    expect(tables[0]!.cells.filter((c) => c.row === 2).map((c) => c.text)).toEqual(["North", "10", "12", "", "+2"]);
   });
 });
 
