@@ -1,7 +1,6 @@
 import { isCaption } from "./captions.js";
-import { buildLines } from "./lines.js";
 import { alignedTable, headerCut, long } from "./ruled-tables.js";
-import { FIGURE, type GridCell, type GridTable, type Line, type Rect, type TextRun } from "./types.js";
+import { FIGURE, type GridTable, type Line, type Rect, type TextRun } from "./types.js";
 
 /** Tuning for {@link findAlignedTables}. */
 export interface AlignedTableOptions {

@@ -1,7 +1,7 @@
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { distinct } from "./segments.js";
 import { finishBlock } from "./blocks.js";
-import type { Block, BlockChar, BlockKind, InlineSpan, Line } from "./types.js";
+import type { Block, BlockChar, InlineSpan, Line } from "./types.js";
 import { FIGURE_CAPTION, TABLE_CAPTION } from "./captions.js";
 
 export { FIGURE_CAPTION, TABLE_CAPTION };

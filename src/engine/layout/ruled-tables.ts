@@ -145,7 +145,6 @@ export function headerCut(head: readonly Line[], table: GridTable): GridTable | 
   const words = texts.map((t) => t.map((r) => r.text).join(" ").trim());
   if (words.filter(Boolean).length < 2 || words.some((w) => w && !/[\p{L}\p{N}]|^[#№]$/u.test(w)) || /[:：]$/.test(words.filter(Boolean).at(-1)!)) return undefined;
   const y0 = Math.min(...head.map((l) => l.y0));
-  const y1 = Math.max(...head.map((l) => l.y1));
   const first = table.cells.filter((c) => c.row === 1);
   const below = Math.min(...first.map((c) => c.y0));
   const cells: GridCell[] = texts.map((runs, k) => ({
