@@ -150,6 +150,12 @@ const hasDots = (text: string): boolean => {
  */
 const INDEX_ROW = /^[^\d,]+(?:\s[^\d\s,]+){0,5},\s*\d{1,4}(?:[-\u2013]\d{1,4})?(?:,\s*\d{1,4}(?:[-\u2013]\d{1,4})?)*\s*$/u;
 
+/** Whether a text ends in a figure (a cheap test before {@link INDEX_ROW}). */
+const endsInFigure = (text: string): boolean => {
+  const c = text.charCodeAt(text.length - 1);
+  return c >= 48 && c <= 57;
+};
+
 /** A table of contents' entry ending: a dot leader to its page number. */
 const TOC_ENTRY_END = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
 
@@ -243,7 +249,7 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
   // A table of contents' entry ends at its page number: the next line is the next entry.
   if (hasDots(last.text) && TOC_ENTRY_END.test(last.text.trimEnd())) return true;
   // An index: an entry keeps the subentries set in under it; one back at its start is the next.
-  if (INDEX_ROW.test(last.text) && INDEX_ROW.test(line.text)) return start - startOf(first, rtl) < 0.5 * fs;
+  if (endsInFigure(last.text) && endsInFigure(line.text) && INDEX_ROW.test(last.text) && INDEX_ROW.test(line.text)) return start - startOf(first, rtl) < 0.5 * fs;
   // First-line indent of a new paragraph, unless the block is one full line whose
   // sentence runs on: a hanging indent (a bibliography entry, a description list's item).
   if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs && !centredOn(b, line)) {

@@ -282,6 +282,7 @@ function columnGutters(rows: readonly Row[], minEm: number): Map<Gap, NoteSide |
       const minWidth = minEm * g.size;
       // One strip for both directions: every gap of the gutter holds all of it.
       const lined: Gap[] = [g];
+      const linedRows: Row[] = [rows[k]!];
       let lo = g.from;
       let hi = g.to;
       // Rows with text on one side only, right against the strip: a box of text beside a
@@ -310,6 +311,7 @@ function columnGutters(rows: readonly Row[], minEm: number): Map<Gap, NoteSide |
           lo = Math.max(lo, best.from);
           hi = Math.min(hi, best.to);
           lined.push(best);
+          linedRows.push(other);
         }
       }
       // Text hugging the strip, within a font size, on rows with a long stretch on both
@@ -322,7 +324,7 @@ function columnGutters(rows: readonly Row[], minEm: number): Map<Gap, NoteSide |
       const column = !(lined.length + Math.min(hugging, 1) < GUTTER_ROWS || (lined.length < GUTTER_ROWS && hugging < 2) || strong.length < 2 || Math.min(left, right) < 1 || Math.max(left, right) < 2);
       // A note of several lines makes a column gutter too: it is still a note. (A sidebar
       // stands further off: it is a column, read as such.)
-      const note = hi - lo < 1.5 * g.size ? marginNote(rows, lined, lo, hi, edgeLeft, edgeRight) : undefined;
+      const note = hi - lo < 1.5 * g.size ? marginNote(rows, lined, linedRows, lo, hi, edgeLeft, edgeRight) : undefined;
       if (!column && !note) continue;
       for (const h of lined) out.set(h, note ?? null);
     }
@@ -361,9 +363,8 @@ function marginNoteGaps(rows: readonly Row[], minEm: number): Set<Gap> {
  * under one em from the text; a hanging section number is one word), no line of the
  * page runs across the strip, and the note is no wider than half the column.
  */
-function marginNote(rows: readonly Row[], lined: readonly Gap[], lo: number, hi: number, edgeLeft: number, edgeRight: number): NoteSide | undefined {
-  const words = (h: Gap, side: "left" | "right"): number => {
-    const rw = rows.find((r) => r.gaps.includes(h))!;
+function marginNote(rows: readonly Row[], lined: readonly Gap[], linedRows: readonly Row[], lo: number, hi: number, edgeLeft: number, edgeRight: number): NoteSide | undefined {
+  const words = (rw: Row, side: NoteSide): number => {
     const note = side === "right" ? rw.runs.filter((r) => r.x0 >= hi - EDGE) : rw.runs.filter((r) => r.x1 <= lo + EDGE);
     return note.map((r) => r.text).join(" ").split(/\s+/).filter(Boolean).length;
   };
@@ -374,16 +375,15 @@ function marginNote(rows: readonly Row[], lined: readonly Gap[], lo: number, hi:
   const narrow = (side: NoteSide): boolean => {
     let note = 0;
     let column = 0;
-    for (const h of lined) {
-      const runs = rows.find((r) => r.gaps.includes(h))!.runs;
+    for (const { runs } of linedRows) {
       const [start, end] = [runs[0]!.x0, runs[runs.length - 1]!.x1];
       note = Math.max(note, side === "right" ? end - hi : lo - start);
       column = Math.max(column, side === "right" ? lo - start : end - hi);
     }
     return note <= 0.5 * column;
   };
-  if (edgeLeft >= GUTTER_ROWS && lined.every((h) => Math.abs(h.from - lo) <= EDGE)) return lined.some((h) => words(h, "right") >= 2) && narrow("right") && inMargin() ? "right" : undefined;
-  if (edgeRight >= GUTTER_ROWS && lined.every((h) => Math.abs(h.to - hi) <= EDGE)) return lined.some((h) => words(h, "left") >= 2) && narrow("left") && inMargin() ? "left" : undefined;
+  if (edgeLeft >= GUTTER_ROWS && lined.every((h) => Math.abs(h.from - lo) <= EDGE)) return narrow("right") && linedRows.some((rw) => words(rw, "right") >= 2) && inMargin() ? "right" : undefined;
+  if (edgeRight >= GUTTER_ROWS && lined.every((h) => Math.abs(h.to - hi) <= EDGE)) return narrow("left") && linedRows.some((rw) => words(rw, "left") >= 2) && inMargin() ? "left" : undefined;
   return undefined;
 }
 

@@ -137,6 +137,10 @@ function keyValueShape(row: Row): number {
  * (`€17,732.40`, `12 March 2024`, `INV-2024-0193`; not an address's `Warehouse 3`).
  */
 function keyAndValue(row: Row, at: number): boolean {
+  // Words counted at the gaps first (two columns of prose have many): no text built.
+  let keyWords = 1;
+  let valueWords = 1;
+  for (const g of row.gaps) if (g.em > 0.12 && g.at !== at && (g.at < at ? ++keyWords > 5 : ++valueWords > 4)) return false;
   // Runs may be single glyphs (Chromium): a space only at a gap.
   const text = (from: number, to: number): string => {
     let out = row.runs[from]!.text;
