@@ -254,7 +254,7 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
   // sentence runs on: a hanging indent (a bibliography entry, a description list's item).
   if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs && !centredOn(b, line)) {
     const runsOn = b.lines.length === 1 && !FULL_STOP.test(last.text.trimEnd()) && columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - 2 * fs;
-    return !runsOn;
+    return !runsOn && !underNumber(first, line, rtl);
   }
   // A form's rows (`Label:⇥value`, the values at one tab stop) are a paragraph each, the
   // first of them after a line leading into it too, or after a row whose value stands at
@@ -286,6 +286,16 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
     if (room > 0.15 * (Math.max(b.x1, line.x1) - Math.min(b.x0, line.x0)) && room > firstWordWidth(line) + 0.5 * fs) return true;
   }
   return false;
+}
+
+/**
+ * Whether `line` goes on under the words after a section number opening `first`, in
+ * lower case (`1.1 Monthly output of the works in the sources of supply chapter,` then
+ * `by source, over one year …`: a list of figures' wrapped entry, a long numbered heading).
+ */
+function underNumber(first: Line, line: Line, rtl: boolean): boolean {
+  const [num, words] = first.runs;
+  return !rtl && num !== undefined && words !== undefined && /^\d{1,2}(?:\.\d{1,2}){0,3}\.?$/.test(num.text.trim()) && Math.abs(line.x0 - words.x0) <= 1 && /^\p{Ll}/u.test(line.text);
 }
 
 /**

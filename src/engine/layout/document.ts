@@ -1,6 +1,7 @@
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { DOT_LEADER, FIGURE_CAPTION, TABLE_CAPTION, assignListLevels } from "./classify.js";
 import type { Frame } from "./frame.js";
+import { noteNumber } from "./row-joins.js";
 import { joinTableHeads } from "./table-heads.js";
 import { isCjk, lineCount, type Block, type BlockKind, type GridTable } from "./types.js";
 
@@ -129,7 +130,8 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
   const numbers = new Map<string, { page: number; block: Block }[]>();
   const texts = new Map<string, { page: number; block: Block }[]>();
   const slots = new Map<string, { page: number; block: Block }[]>();
-  const pageNo = (b: Block): RegExpExecArray | null => /^[-\u2013\u2014]?\s*(\d{1,4})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
+  // `12`, `- 12 -`, or a front matter's `v` (its value: `v` on page 5 counts with it).
+  const pageNo = (b: Block): RegExpExecArray | null => /^[-\u2013\u2014]?\s*(\d{1,4}|[ivxl]{1,6})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
   for (const p of pages) {
     const free = p.blocks.filter((b) => b.kind === "text");
     if (free.length === 0) continue;
@@ -147,7 +149,8 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
         if (b.fontSize > 1.05 * body) continue;
         const m = pageNo(b);
         if (m) {
-          collect(numbers, `${zone}|${Number(m[1]) - p.number}`, { page: p.number, block: b });
+          const n = /^\d/.test(m[1]!) ? Number(m[1]) : (noteNumber(m[1]!) ?? NaN);
+          collect(numbers, `${zone}|${n - p.number}`, { page: p.number, block: b });
           continue;
         }
         // A bold line, or a numbered one (`Chapter 2`, `Exercise 3`) with no page number

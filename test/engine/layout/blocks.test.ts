@@ -60,6 +60,20 @@ describe("buildBlocks", () => {
     expect(quote.map((b) => b.kind)).toEqual(["text", "text"]);
   });
 
+  it("keeps a list of figures' entry whole when it wraps under the words after its number", () => {
+    const blocks = blocksOf([
+      run("1.1", 10, 100, { x1: 24 }),
+      run("Monthly output of the works in the sources of supply chapter,", 35, 100),
+      run("by source, over one year of operation in every district of the network . . . . . 2", 35, 112),
+      run("2.1", 10, 130, { x1: 24 }),
+      run("Yearly losses of the network by district . . . . . 9", 35, 130),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual([
+      "1.1 Monthly output of the works in the sources of supply chapter, by source, over one year of operation in every district of the network . . . . . 2",
+      "2.1 Yearly losses of the network by district . . . . . 9",
+    ]);
+  });
+
   it("reads an index entry with the subentries set in under it as one block, the next entry back at the margin", () => {
     const blocks = blocksOf([run("absorption, 73", 10, 100), run("acidity, 33", 10, 112), run("failure, 101", 30, 124), run("cleaning, 27", 30, 136), run("aeration, 63", 10, 148)]);
     expect(blocks.map((b) => b.text)).toEqual(["absorption, 73", "acidity, 33 failure, 101 cleaning, 27", "aeration, 63"]);

@@ -187,6 +187,13 @@ describe("finishDocument", () => {
     expect(kinds("7")).toEqual(["text", "text"]);
   });
 
+  it("takes a front matter's roman page numbers, set further in, for page numbers", () => {
+    const body = (n: number): TextRun[] => [run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300)];
+    const roman = ["i", "ii", "iii", "iv"];
+    const pages = [1, 2, 3, 4].map((n) => page(n, [...body(n), run(roman[n - 1]!, 295, 650)]));
+    expect(finishDocument(pages).filter((l) => roman.includes(l.block.text)).map((l) => l.block.kind)).toEqual(["page-number", "page-number", "page-number", "page-number"]);
+  });
+
   it("takes the number at the foot of a book's only chapter opening for its page number, the others confirmed at the heads", () => {
     const body = (n: number): TextRun[] => [run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300)];
     const pages = [1, 2, 3].map((n) => page(n, n === 1 ? [run("Chapter 1", 80, 150, { fontSize: 20, bold: true }), ...body(n), run("1", 295, 650)] : [run(String(n), 80, 95), ...body(n)]));
