@@ -81,73 +81,87 @@ export function labelEnd(runs: readonly TextRun[]): number {
   return -1;
 }
 
-/** The two pieces of a row cut by one wide gap (1 em or more): the gap's run index, or -1. */
-function twoPieces(row: Row): number {
+/**
+ * A row's last two pieces, cut by wide gaps (1 em or more): the run where the first of
+ * them starts and the run where the last starts; undefined for a row in one piece, or
+ * when the pair does not stand apart from the pieces before it. (An invoice's number and
+ * dates may share their rows with the letterhead's lines, far to their left.)
+ */
+function lastPieces(row: Row): { from: number; at: number } | undefined {
+  let from = 0;
   let at = -1;
+  let before = 0;
+  let last = 0;
   for (const g of row.gaps) {
     if (g.em < 1) continue;
-    if (at >= 0) return -1;
-    at = g.at;
+    [from, at, before, last] = [Math.max(at, 0), g.at, last, g.em];
   }
-  return at;
+  // With pieces before the key, the pair stands apart: the gap before it three times the
+  // one inside it, and 4 em at least (a table's last two cells are as far from the rest).
+  if (from > 0 && (before < 3 * last || before < 4)) return undefined;
+  return at > 0 ? { from, at } : undefined;
 }
 
 /** A key's words: up to five, from a letter, not ending in a figure (an index's page). */
 const KEY = /^\p{L}[^\n]{0,40}[^\d\s]$/u;
 
 /**
- * Where row `k`'s value starts, if it is a key and its value (`Subtotal⇥€17,732.40`,
- * `Due date⇥11 April 2024`): two pieces, a key of up to five words, a value of up to four
- * mostly figures, and two rows more within four alike, keys at the same place and
- * values starting (after a gap wider than a word space) or ending at the same place (an invoice's totals, its number and
- * dates). Such rows line up like two columns, but each is read as one line; two columns of
- * words (names, terms) have no figures on their right.
+ * Where row `k`'s value starts, if its last two pieces are a key and its value
+ * (`Subtotal⇥€17,732.40`, `Due date⇥11 April 2024`): a key of up to five words, a value of
+ * up to four mostly figures, and two rows more within four alike, keys at the same place
+ * and values starting (after a gap wider than a word space) or ending at the same place
+ * (an invoice's totals, its number and dates). Such rows line up like two columns, but
+ * each is read as one line; two columns of words (names, terms) have no figures on their
+ * right.
  */
 export function keyValue(rows: readonly Row[], k: number): { at: number; x: number } | undefined {
   const own = keyValueShape(rows[k]!);
   if (!own) return undefined;
   const runs = rows[k]!.runs;
-  const [left, start, end] = [runs[0]!.x0, runs[own]!.x0, runs[runs.length - 1]!.x1];
+  const [left, start, end] = [runs[own.from]!.x0, runs[own.at]!.x0, runs[runs.length - 1]!.x1];
   let starts = 0;
   let ends = 0;
   for (let j = Math.max(0, k - 4); j <= Math.min(rows.length - 1, k + 4); j++) {
     const row = rows[j]!;
     const other = row.runs;
-    if (Math.abs(other[0]!.x0 - left) > 2) continue;
+    // A key at the same place, opening a piece.
+    const from = other.findIndex((r, i) => Math.abs(r.x0 - left) <= 2 && (i === 0 || row.gaps[i - 1]!.em >= 1));
+    if (from < 0) continue;
     // A value at the same place, after a gap wider than a word space (a short key's
-    // row may not be cut at all), and no other wide gap.
-    const at = other.findIndex((r, i) => i > 0 && Math.abs(r.x0 - start) <= 2 && row.gaps[i - 1]!.em >= 0.3);
-    if (at > 0 && row.gaps.every((g) => g.em < 1 || g.at === at) && keyAndValue(row, at)) starts++;
-    if (keyValueShape(row) && Math.abs(other[other.length - 1]!.x1 - end) <= 2) ends++;
+    // row may not be cut at all), and no other wide gap after the key.
+    const at = other.findIndex((r, i) => i > from && Math.abs(r.x0 - start) <= 2 && row.gaps[i - 1]!.em >= 0.3);
+    if (at > 0 && row.gaps.every((g) => g.at <= from || g.em < 1 || g.at === at) && keyAndValue(row, from, at)) starts++;
+    const shape = keyValueShape(row);
+    if (shape && shape.from === from && Math.abs(other[other.length - 1]!.x1 - end) <= 2) ends++;
   }
-  if (starts >= 3) return { at: own, x: start };
-  if (ends >= 3) return { at: own, x: end };
+  if (starts >= 3) return { at: own.at, x: start };
+  if (ends >= 3) return { at: own.at, x: end };
   return undefined;
 }
 
-/** The value's run index when a row is two pieces shaped like a key and its value, else 0. */
-function keyValueShape(row: Row): number {
-  const at = twoPieces(row);
-  return at > 0 && keyAndValue(row, at) ? at : 0;
+/** A row's last two pieces when they are shaped like a key and its value. */
+function keyValueShape(row: Row): { from: number; at: number } | undefined {
+  const pieces = lastPieces(row);
+  return pieces && keyAndValue(row, pieces.from, pieces.at) ? pieces : undefined;
 }
 
 /**
- * Whether row's runs before `at` read as a key and those from `at` as its value: a key
- * of up to five words, a value of up to four, half its letters and figures figures
- * (`€17,732.40`, `12 March 2024`, `INV-2024-0193`; not an address's `Warehouse 3`).
+ * Whether a row's runs from `from` to `at` read as a key and those from `at` on as its
+ * value: a key of up to five words, a value of up to four, half its letters and figures
+ * figures (`€17,732.40`, `12 March 2024`, `INV-2024-0193`; not an address's `Warehouse 3`).
  */
-function keyAndValue(row: Row, at: number): boolean {
+function keyAndValue(row: Row, from: number, at: number): boolean {
   // Words counted at the gaps first (two columns of prose have many): no text built.
   let keyWords = 1;
   let valueWords = 1;
-  for (const g of row.gaps) if (g.em > 0.12 && g.at !== at && (g.at < at ? ++keyWords > 5 : ++valueWords > 4)) return false;
+  for (const g of row.gaps) if (g.at > from && g.em > 0.12 && g.at !== at && (g.at < at ? ++keyWords > 5 : ++valueWords > 4)) return false;
   // Runs may be single glyphs (Chromium): a space only at a gap.
-  const text = (from: number, to: number): string => {
-    let out = row.runs[from]!.text;
-    for (let i = from + 1; i < to; i++) out += (row.gaps[i - 1]!.em > 0.12 ? " " : "") + row.runs[i]!.text;
+  const text = (a: number, b: number): string => {
+    let out = row.runs[a]!.text;
+    for (let i = a + 1; i < b; i++) out += (row.gaps[i - 1]!.em > 0.12 ? " " : "") + row.runs[i]!.text;
     return out.replace(/\s+/g, " ").trim();
   };
-  const key = text(0, at);
+  const key = text(from, at);
   const value = text(at, row.runs.length);
   if (!KEY.test(key) || key.split(" ").length > 5 || value.split(" ").length > 4) return false;
   const figures = value.replace(/\D/g, "").length;

@@ -286,6 +286,21 @@ describe("buildLines: keys and their values", () => {
     ]);
   });
 
+  it("reads an invoice's number and dates as a line each beside the letterhead's lines on their rows, and leaves a table's last two cells apart", () => {
+    const rows = [
+      [run("Invoice no.", 400, 70), run("INV-2024-0193", 460, 70)],
+      [run("VAT No. GB 123 4567 89", 50, 85), run("Date", 400, 85), run("12 March 2024", 460, 85)],
+      [run("accounts@blueharbour.example", 50, 99), run("Due date", 400, 99), run("11 April 2024", 460, 99)],
+    ].flat();
+    expect(texts(rows).map(([t]) => t)).toEqual(["Invoice no. INV-2024-0193", "VAT No. GB 123 4567 89", "Date 12 March 2024", "accounts@blueharbour.example", "Due date 11 April 2024"]);
+    // A table's rows: the cells before the last two stand as near as the last two do.
+    const table = ["Ada Lovelace|Engineering|85,000", "Alan Turing|Research|92,000", "Grace Hopper|Operations|78,000", "Total||255,000"].flatMap((r, i) => {
+      const [a, b, c] = r.split("|");
+      return [run(a!, 50, 100 + 14 * i), ...(b ? [run(b, 200, 100 + 14 * i)] : []), run(c!, 330, 100 + 14 * i)];
+    });
+    expect(texts(table).filter(([t]) => /^(?:Engineering|Research|Operations)$/.test(t as string))).toHaveLength(3);
+  });
+
   it("leaves two columns of addresses or names apart: their right side is not mostly figures", () => {
     const row = (left: string, right: string, top: number) => [run(left, 50, top), run(right, 300, top)];
     const lines = texts([...row("Attn: Accounts Payable", "Warehouse 3, Gate B", 100), ...row("Unit 4, Dock Road", "Block 7, Quay Side", 114), ...row("Floor 2, East Wing", "Gate 9, North Yard", 128)]);
