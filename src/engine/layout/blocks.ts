@@ -302,7 +302,7 @@ function underNumber(first: Line, line: Line, rtl: boolean): boolean {
  * Whether `line` is a centred paragraph's shorter line going on from block `b`: the
  * middles of its lines and of `line` meet (within 0.15 em, where a first-line indent
  * moves it half the indent), its lines start at different places, and its last ends
- * on a word, its sentence open. Two lines of the block at least: an index's entry and the subentry
+ * on a word, its sentence open, the next word too long to have fitted on it. Two lines of the block at least: an index's entry and the subentry
  * set in under it may share a middle by chance.
  */
 function centredOn(b: Block, line: Line): boolean {
@@ -310,7 +310,10 @@ function centredOn(b: Block, line: Line): boolean {
   const first = b.lines[0]!;
   const mid = (l: Line): number => l.x0 + l.x1;
   const tol = 0.3 * line.fontSize;
-  return b.lines.length >= 2 && Math.abs(mid(last) - mid(line)) <= tol && Math.abs(mid(first) - mid(last)) <= tol && Math.abs(first.x0 - last.x0) > 1 && line.x1 - line.x0 < last.x1 - last.x0 && WORD_END.test(last.text);
+  if (b.lines.length < 2 || Math.abs(mid(last) - mid(line)) > tol || Math.abs(mid(first) - mid(last)) > tol || Math.abs(first.x0 - last.x0) <= 1) return false;
+  // The line above broke because the next word would not have fitted on it (a title's
+  // `Version 2`, set on its own line, would have).
+  return line.x1 - line.x0 < last.x1 - last.x0 && WORD_END.test(last.text) && last.x1 - last.x0 + 0.3 * line.fontSize + firstWordWidth(line) > b.x1 - b.x0;
 }
 
 /** A line ending mid-sentence on a word (an index's entries end in page numbers). */

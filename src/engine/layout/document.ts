@@ -157,7 +157,7 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
         // beside it, opens the page's content; running heads sit in one slot.
         if (b.bold || (!numbered && NUMBERED_HEADING.test(b.text.trim()))) continue;
         collect(texts, `${zone}|${Math.round(b.y0 / 2)}|${normalise(b.text)}`, { page: p.number, block: b });
-        if (lineCount(b) === 1) collect(slots, `${zone}|${Math.round(b.y0 / 2)}|${Math.round(b.fontSize * 2)}`, { page: p.number, block: b });
+        if (lineCount(b) === 1 && standsApart(b, zone, free)) collect(slots, `${zone}|${Math.round(b.y0 / 2)}|${Math.round(b.fontSize * 2)}`, { page: p.number, block: b });
       }
     }
   }
@@ -182,9 +182,31 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
   }
 }
 
+/**
+ * Whether a block at the top (bottom) of its page stands apart from the text under (over)
+ * it: a gap half as wide again as the usual gap between the page's other blocks (a
+ * transcript's first line, one paragraph of many alike, does not).
+ */
+function standsApart(b: Block, zone: "top" | "bottom", blocks: readonly Block[]): boolean {
+  const sorted = blocks.filter((o) => o !== b).sort((a, c) => a.y0 - c.y0);
+  const gaps: number[] = [];
+  for (let i = 1; i < sorted.length; i++) if (sorted[i]!.y0 > sorted[i - 1]!.y1) gaps.push(sorted[i]!.y0 - sorted[i - 1]!.y1);
+  gaps.sort((a, c) => a - c);
+  const usual = gaps.length ? gaps[Math.floor(gaps.length / 2)]! : 0;
+  let gap = Infinity;
+  for (const o of blocks) {
+    if (o === b) continue;
+    const d = zone === "top" ? o.y0 - b.y1 : b.y0 - o.y1;
+    if (d > -1 && d < gap) gap = d;
+  }
+  return gap > 1.5 * usual && gap > 0.5 * (b.y1 - b.y0);
+}
+
 /** Repeated text in the top/bottom margins → header / footer; lone numbers there → page number. */
 function markRunning(pages: readonly PageLayout[], share: number): void {
   const counts = new Map<string, Set<number>>();
+  // The texts under each key: digits aside alike, themselves alike or not.
+  const wordings = new Map<string, Set<string>>();
   const zone = (p: PageLayout, b: Block): "top" | "bottom" | undefined =>
     b.y1 <= p.height * share ? "top" : b.y0 >= p.height * (1 - share) ? "bottom" : undefined;
   for (const p of pages) {
@@ -196,13 +218,17 @@ function markRunning(pages: readonly PageLayout[], share: number): void {
       let set = counts.get(key);
       if (!set) counts.set(key, (set = new Set()));
       set.add(p.number);
+      let said = wordings.get(key);
+      if (!said) wordings.set(key, (said = new Set()));
+      said.add(b.text.trim());
     }
   }
   // Running text repeats on 40 % of pages, or on 3 (chapter headers change by chapter).
   const minPages = pages.length <= 2 ? 2 : Math.max(2, Math.min(3, Math.ceil(pages.length * 0.4)));
-  // Set half as large again as the body, it is a title repeated (a deck's slides titled
-  // alike but for a number), not running text. (The body is measured before any running
-  // text is set aside: on a slide of a title and a table, the footers are most of it.)
+  // Set half as large again as the body and numbered apart, it is a title repeated (a
+  // deck's slides titled alike but for a number), not running text; a letterhead says
+  // the same on every page. (The body is measured before any running text is set aside:
+  // on a slide of a title and a table, the footers are most of it.)
   const body = bodySize(pages);
   for (const p of pages) {
     for (const b of p.blocks) {
@@ -210,9 +236,10 @@ function markRunning(pages: readonly PageLayout[], share: number): void {
       const z = zone(p, b);
       if (!z) continue;
       const text = b.text.trim();
+      const key = `${z}|${normalise(text)}`;
       if (PAGE_NUMBER.test(text)) b.kind = "page-number";
-      else if (body > 0 && b.fontSize >= 1.5 * body) continue;
-      else if ((counts.get(`${z}|${normalise(text)}`)?.size ?? 0) >= minPages) b.kind = z === "top" ? "header" : "footer";
+      else if (body > 0 && b.fontSize >= 1.5 * body && (wordings.get(key)?.size ?? 0) > 1) continue;
+      else if ((counts.get(key)?.size ?? 0) >= minPages) b.kind = z === "top" ? "header" : "footer";
     }
   }
   markDeepRunning(pages, minPages, body);
@@ -402,10 +429,11 @@ function continuesText(a: Block, b: Block): boolean {
   if (!end || !start || TERMINAL.test(end)) return false;
   const first = start[0]!;
   // A note numbered in lower-case roman (`iv See the log book`) starts afresh.
-  if (/^[ivxl]{1,6}\s+\p{Lu}/u.test(start)) return false;
+  if (/^(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})\s+\p{Lu}/u.test(start)) return false;
   // Scripts without case (CJK, Hebrew, Arabic): an open sentence is enough.
-  // A word broken at its hyphen goes on in lower case (not into a running head in capitals).
-  return /\p{Ll}/u.test(first) || isCjk(first) || hasRtl(first) || /[,，、،]$/.test(end) || (end.endsWith("-") && !/\p{Lu}/u.test(first));
+  // A word broken at its hyphen goes on in anything but a block all in capitals (a
+  // running head not found as such: `CHAPTER 1. PUMPS`; `non-` + `EU citizens` goes on).
+  return /\p{Ll}/u.test(first) || isCjk(first) || hasRtl(first) || /[,，、،]$/.test(end) || (end.endsWith("-") && /\p{Ll}/u.test(start));
 }
 
 /**

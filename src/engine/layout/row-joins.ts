@@ -108,19 +108,22 @@ const KEY = /^\p{L}[^\n]{0,40}[^\d\s]$/u;
 /**
  * Where row `k`'s value starts, if its last two pieces are a key and its value
  * (`Subtotal⇥€17,732.40`, `Due date⇥11 April 2024`): a key of up to five words, a value of
- * up to four mostly figures, and two rows more within four alike, keys at the same place
+ * up to four, and two rows more within four alike, two of the three values mostly
+ * figures, keys at the same place
  * and values starting (after a gap wider than a word space) or ending at the same place
  * (an invoice's totals, its number and dates). Such rows line up like two columns, but
  * each is read as one line; two columns of words (names, terms) have no figures on their
  * right.
  */
 export function keyValue(rows: readonly Row[], k: number): { at: number; x: number } | undefined {
-  const own = keyValueShape(rows[k]!);
+  // A value need not be mostly figures (`0.5 NTU`, `0 per 100 ml`) when two rows around
+  // it, alike, have theirs so and a third is alike: the block is read one way throughout.
+  const own = keyValueShape(rows[k]!, false);
   if (!own) return undefined;
   const runs = rows[k]!.runs;
   const [left, start, end] = [runs[own.from]!.x0, runs[own.at]!.x0, runs[runs.length - 1]!.x1];
-  let starts = 0;
-  let ends = 0;
+  // Rows alike, and those of them whose values are mostly figures.
+  let [starts, ends, startFigures, endFigures] = [0, 0, 0, 0];
   for (let j = Math.max(0, k - 4); j <= Math.min(rows.length - 1, k + 4); j++) {
     const row = rows[j]!;
     const other = row.runs;
@@ -130,27 +133,34 @@ export function keyValue(rows: readonly Row[], k: number): { at: number; x: numb
     // A value at the same place, after a gap wider than a word space (a short key's
     // row may not be cut at all), and no other wide gap after the key.
     const at = other.findIndex((r, i) => i > from && Math.abs(r.x0 - start) <= 2 && row.gaps[i - 1]!.em >= 0.3);
-    if (at > 0 && row.gaps.every((g) => g.at <= from || g.em < 1 || g.at === at) && keyAndValue(row, from, at)) starts++;
-    const shape = keyValueShape(row);
-    if (shape && shape.from === from && Math.abs(other[other.length - 1]!.x1 - end) <= 2) ends++;
+    if (at > 0 && row.gaps.every((g) => g.at <= from || g.em < 1 || g.at === at) && keyAndValue(row, from, at, false)) {
+      starts++;
+      if (keyAndValue(row, from, at, true)) startFigures++;
+    }
+    const shape = keyValueShape(row, false);
+    if (shape && shape.from === from && Math.abs(other[other.length - 1]!.x1 - end) <= 2) {
+      ends++;
+      if (keyAndValue(row, shape.from, shape.at, true)) endFigures++;
+    }
   }
-  if (starts >= 3) return { at: own.at, x: start };
-  if (ends >= 3) return { at: own.at, x: end };
+  if (starts >= 3 && startFigures >= 2) return { at: own.at, x: start };
+  if (ends >= 3 && endFigures >= 2) return { at: own.at, x: end };
   return undefined;
 }
 
-/** A row's last two pieces when they are shaped like a key and its value. */
-function keyValueShape(row: Row): { from: number; at: number } | undefined {
+/** A row's last two pieces when they are shaped like a key and its value (`figures`: see {@link keyAndValue}). */
+function keyValueShape(row: Row, figures = true): { from: number; at: number } | undefined {
   const pieces = lastPieces(row);
-  return pieces && keyAndValue(row, pieces.from, pieces.at) ? pieces : undefined;
+  return pieces && keyAndValue(row, pieces.from, pieces.at, figures) ? pieces : undefined;
 }
 
 /**
  * Whether a row's runs from `from` to `at` read as a key and those from `at` on as its
- * value: a key of up to five words, a value of up to four, half its letters and figures
- * figures (`€17,732.40`, `12 March 2024`, `INV-2024-0193`; not an address's `Warehouse 3`).
+ * value: a key of up to five words, a value of up to four holding a figure, with
+ * `figures` half its letters and figures figures (`€17,732.40`, `12 March 2024`,
+ * `INV-2024-0193`; not an address's `Warehouse 3`).
  */
-function keyAndValue(row: Row, from: number, at: number): boolean {
+function keyAndValue(row: Row, from: number, at: number, figures: boolean): boolean {
   // Words counted at the gaps first (two columns of prose have many): no text built.
   let keyWords = 1;
   let valueWords = 1;
@@ -164,8 +174,8 @@ function keyAndValue(row: Row, from: number, at: number): boolean {
   const key = text(from, at);
   const value = text(at, row.runs.length);
   if (!KEY.test(key) || key.split(" ").length > 5 || value.split(" ").length > 4) return false;
-  const figures = value.replace(/\D/g, "").length;
-  return figures > 0 && 2 * figures >= value.replace(/[^\p{L}\p{N}]/gu, "").length;
+  const digits = value.replace(/\D/g, "").length;
+  return digits > 0 && (!figures || 2 * digits >= value.replace(/[^\p{L}\p{N}]/gu, "").length);
 }
 
 /**

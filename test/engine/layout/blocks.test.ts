@@ -56,6 +56,9 @@ describe("buildBlocks", () => {
     const centred = (text: string, top: number) => run(text, 300 - text.length * 2.5, top);
     const blocks = blocksOf([centred("We make freight simple, reliable and", 100), centred("affordable for every small business in", 112), centred("Europe, from the first parcel to the ten", 124), centred("thousandth.", 136)]);
     expect(blocks.map((b) => b.text)).toEqual(["We make freight simple, reliable and affordable for every small business in Europe, from the first parcel to the ten thousandth."]);
+    // A title's lines set apart under it, each of which would have fitted on its last line.
+    const title = blocksOf([centred("Guidance on the safe storage of treatment chemicals", 100), centred("in the northern district", 112), centred("Version 2", 124)]);
+    expect(title.map((b) => b.text)).toEqual(["Guidance on the safe storage of treatment chemicals in the northern district", "Version 2"]);
     const quote = blocksOf([run("“Onboarding took one afternoon.”", 10, 100), run("— CTO, regional bank", 40, 120)]);
     expect(quote.map((b) => b.kind)).toEqual(["text", "text"]);
   });

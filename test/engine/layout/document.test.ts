@@ -216,6 +216,16 @@ describe("finishDocument", () => {
     expect(laid.filter((l) => heads.includes(l.block.text)).map((l) => l.block.kind)).toEqual(["header", "header", "header", "header", "header"]);
     // A paragraph opening every page at the top margin is the pages' content.
     expect(laid.filter((l) => l.block.text.startsWith("Body")).map((l) => l.block.kind)).toEqual(["text", "text", "text", "text", "text"]);
+    // So is a transcript's first line on every page: it stands no further from the next
+    // line than the lines do from each other.
+    const topics = ["the budget", "the pumps", "the valves", "the meters", "the staff", "the reservoir", "the filters", "the alarms"];
+    const transcript = [1, 2, 3, 4, 5].map((n) => page(n, Array.from({ length: 8 }, (_, i) => run(`09:0${i} Speaker ${"ABCDE"[(n + i) % 5]}: we review ${topics[(n * 3 + i) % 8]}.`, 50, 40 + 20 * i))));
+    expect(finishDocument(transcript).map((l) => l.block.kind).filter((k) => k !== "text")).toEqual([]);
+  });
+
+  it("keeps a letterhead set large and the same on every page running text, not a title", () => {
+    const pages = [1, 2, 3, 4].map((n) => page(n, [run("Northern Water Authority", 50, 20, { fontSize: 16, bold: true }), run("12 Quay Street, Hull HU1 2AB", 50, 40, { fontSize: 8 }), run(`Body text of page ${n} runs on here, long enough to set the body size.`, 50, 200)]));
+    expect(finishDocument(pages).filter((l) => l.block.text.startsWith("Northern")).map((l) => l.block.kind)).toEqual(["header", "header", "header", "header"]);
   });
 
   it("finds a short chapter's running head, on one page only, in the slot of the heads confirmed on others", () => {
@@ -346,6 +356,8 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     ]);
     const capital = finishDocument([first, page(2, [run("CHAPTER 1. PUMPS", 80, 40)])]);
     expect(capital[1]!.continuationOf).toBeUndefined();
+    const name = finishDocument([page(1, [run("The rules apply to every worker who is a non-", 80, 700)]), page(2, [run("EU citizen employed in the district.", 80, 60)])]);
+    expect(name[1]!.continuationOf).toBe(0);
   });
 
   it("does not continue the last page's open sentence into endnotes numbered in lower-case roman", () => {

@@ -301,6 +301,12 @@ describe("buildLines: keys and their values", () => {
     expect(texts(table).filter(([t]) => /^(?:Engineering|Research|Operations)$/.test(t as string))).toHaveLength(3);
   });
 
+  it("reads every row of a block of keys and values alike, a value with words in it too", () => {
+    const row = (key: string, value: string, top: number) => [run(key, 50, top), run(value, 200, top)];
+    const lines = texts([...row("pH", "7.2", 100), ...row("Turbidity", "0.5 NTU", 114), ...row("Free chlorine", "0.8 mg/l", 128), ...row("Nitrate", "12.4 mg/l", 142), ...row("Iron", "0.05 mg/l", 156)]);
+    expect(lines.map(([t]) => t)).toEqual(["pH 7.2", "Turbidity 0.5 NTU", "Free chlorine 0.8 mg/l", "Nitrate 12.4 mg/l", "Iron 0.05 mg/l"]);
+  });
+
   it("leaves two columns of addresses or names apart: their right side is not mostly figures", () => {
     const row = (left: string, right: string, top: number) => [run(left, 50, top), run(right, 300, top)];
     const lines = texts([...row("Attn: Accounts Payable", "Warehouse 3, Gate B", 100), ...row("Unit 4, Dock Road", "Block 7, Quay Side", 114), ...row("Floor 2, East Wing", "Gate 9, North Yard", 128)]);
