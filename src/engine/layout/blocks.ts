@@ -162,7 +162,8 @@ const TOC_ENTRY_END = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})\s*(?:\d{
 /**
  * Lines that are items of a list numbered without punctuation (`1  Closed the
  * warehouse`: a number alone, or in lower-case roman, then, a tab away (0.6–4 font
- * sizes), words) or lettered
+ * sizes), words; a clause's `1.1` or `1.3.1`, its siblings sharing all but the last
+ * number) or lettered
  * (`a. Clear the ground`, `B. Beta option`), with an item numbered or lettered one more
  * or one less within ten lines' height, its marker and text set at the same places. A
  * line of prose that happens to start with a figure or an initial (`A. Smith`) has no such
@@ -171,13 +172,20 @@ const TOC_ENTRY_END = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})\s*(?:\d{
  */
 function sequenceItems(lines: readonly Line[]): Set<Line> {
   const items = new Set<Line>();
-  const found: { line: Line; n: number; letter: boolean; text?: number; at: number }[] = [];
+  const found: { line: Line; n: number; letter: boolean; text?: number; at: number; clause?: string }[] = [];
   // Numbers whose words stand under a word space on: items only where the words start
   // with those of a number a tab away (`viii` is wider than `i`, its text at one tab stop).
   const close: { line: Line; n: number; text: number; at: number }[] = [];
   lines.forEach((line, at) => {
     if (line.bold || line.mono) return;
     const [num, words] = line.runs;
+    // A clause numbered without a final full stop (`1.1⇥This Agreement…`, `1.3.1⇥co-operate…`):
+    // its siblings share all but the last number.
+    const clause = num && words && /^[\p{L}"“]/u.test(words.text) ? /^(\d{1,3}(?:\.\d{1,3}){0,2})\.(\d{1,3})$/.exec(num.text.trim()) : null;
+    if (clause) {
+      if (words!.x0 - num!.x1 >= 0.6 * line.fontSize) found.push({ line, n: Number(clause[2]), letter: false, text: words!.x0, at, clause: clause[1]! });
+      return;
+    }
     const n = num && words && /^\p{L}/u.test(words.text) ? noteNumber(num.text.trim()) : undefined;
     if (n !== undefined) {
       const gap = words!.x0 - num!.x1;
@@ -201,7 +209,7 @@ function sequenceItems(lines: readonly Line[]): Set<Line> {
     for (let j = i + 1; j < found.length; j++) {
       const b = found[j]!;
       if (b.line.y0 - a.line.y1 > 10 * a.line.fontSize) break;
-      if (a.letter !== b.letter || Math.abs(b.n - a.n) !== 1) continue;
+      if (a.letter !== b.letter || a.clause !== b.clause || Math.abs(b.n - a.n) !== 1) continue;
       const [na, nb] = [a.line.runs[0]!, b.line.runs[0]!];
       const sameMarks = Math.abs(na.x0 - nb.x0) <= 1 || (na.text.length <= 3 && nb.text.length <= 3 && Math.abs(na.x1 - nb.x1) <= 1);
       const sameText = a.text === undefined || b.text === undefined || Math.abs(a.text - b.text) <= 1;

@@ -1,5 +1,5 @@
 import { hasRtl, logicalRuns } from "./bidi.js";
-import { countsOn, hangsFromMarker, keyValue, labelEnd, labelledValue, MARKER_TAB_EM, markerColumn, tocNumber } from "./row-joins.js";
+import { clauseNumber, countsOn, hangsFromMarker, keyValue, labelEnd, labelledValue, MARKER_TAB_EM, markerColumn, tocNumber } from "./row-joins.js";
 import { FIGURE, isCjk, type Line, type TextRun } from "./types.js";
 
 /** Tuning for {@link buildLines}. */
@@ -88,6 +88,7 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
         return;
       }
       if (g.em < MARKER_TAB_EM && hangsFromMarker(rw.runs, g.at, cuts) && (g.em < gutterEm || markerColumn(rows, k, rw.runs[g.at - 1]!))) return;
+      if (g.em < MARKER_TAB_EM && clauseNumber(rows, k, g.at, cuts)) return;
       if (g.at === 1 && g.em < 4 && countsOn(rows, k)) return;
       if (gutters.has(g)) {
         cuts.push(g.at);

@@ -285,6 +285,30 @@ export function countsOn(rows: readonly Row[], k: number): boolean {
   return false;
 }
 
+/** A clause's number without a final full stop: `1.1`, `3.2.4` (UK contracts). */
+const CLAUSE = /^\d{1,3}(?:\.\d{1,3}){1,3}$/;
+/** A number opening a row: `1`, `1.`, `1.1`, `3.2.4.`. */
+const NUMBERED = /^\d{1,3}(?:\.\d{1,3}){0,3}\.?$/;
+
+/**
+ * Whether gap `at` of row `k` parts a clause's number without a final full stop from its
+ * words (`1.1⇥This Agreement shall…`): the number opens the row (or a piece of it), its
+ * words start with a capital or a quote, and another row within six opens with a number
+ * at the same place, words after it (its sibling `1.2`, its parent `1.`). A decimal in a
+ * table's first column has figures beside it, not words.
+ */
+export function clauseNumber(rows: readonly Row[], k: number, at: number, cuts: readonly number[]): boolean {
+  const runs = rows[k]!.runs;
+  if (at !== 1 && !cuts.includes(at - 1)) return false;
+  const num = runs[at - 1]!;
+  if (!CLAUSE.test(num.text.trim()) || !/^[\p{Lu}"“‘'(]/u.test(runs[at]!.text)) return false;
+  for (let j = Math.max(0, k - 6); j <= Math.min(rows.length - 1, k + 6); j++) {
+    const [first, next] = rows[j]!.runs;
+    if (j !== k && first && next && Math.abs(first.x0 - num.x0) <= 2 && NUMBERED.test(first.text.trim()) && /^[\p{L}"“‘'(]/u.test(next.text)) return true;
+  }
+  return false;
+}
+
 /** Widest tab after a list marker: Word's multilevel lists set the text up to ~7 em in. */
 export const MARKER_TAB_EM = 8;
 

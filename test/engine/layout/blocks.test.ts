@@ -77,6 +77,27 @@ describe("buildBlocks", () => {
     ]);
   });
 
+  it("reads clauses numbered without a final full stop (1.1, 1.3.1) as items, each number with its words", () => {
+    const blocks = blocksOf([
+      run("1.", 70, 60, { x1: 80, bold: true }),
+      run("COMMENCEMENT AND TERM", 107, 60, { bold: true }),
+      run("1.1", 70, 80, { x1: 88 }),
+      run("This Agreement shall commence on the Effective Date.", 107, 80),
+      run("1.2", 70, 100, { x1: 88 }),
+      run("The Customer may extend the term by notice.", 107, 100),
+      run("1.2.1", 107, 120, { x1: 135 }),
+      run("co-operate with the Customer in all matters;", 143, 120),
+      run("1.2.2", 107, 140, { x1: 135 }),
+      run("use personnel who are suitably skilled.", 143, 140),
+    ]);
+    expect(blocks.filter((b) => !b.bold).map((b) => [b.kind, b.text, b.listLevel])).toEqual([
+      ["list", "1.1 This Agreement shall commence on the Effective Date.", 0],
+      ["list", "1.2 The Customer may extend the term by notice.", 0],
+      ["list", "1.2.1 co-operate with the Customer in all matters;", 1],
+      ["list", "1.2.2 use personnel who are suitably skilled.", 1],
+    ]);
+  });
+
   it("reads an index entry with the subentries set in under it as one block, the next entry back at the margin", () => {
     const blocks = blocksOf([run("absorption, 73", 10, 100), run("acidity, 33", 10, 112), run("failure, 101", 30, 124), run("cleaning, 27", 30, 136), run("aeration, 63", 10, 148)]);
     expect(blocks.map((b) => b.text)).toEqual(["absorption, 73", "acidity, 33 failure, 101 cleaning, 27", "aeration, 63"]);
