@@ -48,6 +48,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   // never count a letter.
   const votes = sorted.some((l) => hasRtl(l.text)) ? new Map<Block, DirectionVotes>() : undefined;
   const numbered = sequenceItems(sorted);
+  const tight = tightPitch(sorted);
   // Whether another line stands between `last` and line `k` under block `b` — over it, or
   // short and within 3 em of it (the `or` between two commands, set further left): a
   // listing does not go on across it. The other column's prose beside it does not count.
@@ -97,7 +98,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         if (line.bold !== last.bold || line.mono !== last.mono) continue;
         const ov = overlap(line.x0, line.x1, b.x0, b.x1);
         if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0)) continue;
-        if (!line.mono && startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near))) continue;
+        if (!line.mono && (widerSpaced(b, line, tight) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;
         best = b;
         bestGap = gap;
       }
@@ -129,6 +130,65 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   }
   for (const b of open) finishBlock(b);
   return open;
+}
+
+/**
+ * Whether `line` stands further below block `b` than its lines stand from each other (a
+ * block of one line: than the page's lines set closest), by 0.3 em or more at their tops
+ * and their bottoms alike (a paragraph's spacing, however small: a browser's
+ * `margin: 0 0 6px`; a raised or lowered glyph moves only one of them).
+ */
+function widerSpaced(b: Block, line: Line, tight: ReadonlyMap<number, number>): boolean {
+  const n = b.lines.length;
+  const last = b.lines[n - 1]!;
+  const step = 0.3 * line.fontSize;
+  if (n < 2) {
+    // A block of one line: against the page's lines of its size set closest (a paragraph
+    // wrapped: the transcript's utterances that take two lines).
+    const pitch = tight.get(Math.round(line.fontSize));
+    return pitch !== undefined && line.y0 - last.y0 - pitch > step && line.y1 - last.y1 - pitch > step;
+  }
+  const prev = b.lines[n - 2]!;
+  return line.y0 - last.y0 - (last.y0 - prev.y0) > step && line.y1 - last.y1 - (last.y1 - prev.y1) > step;
+}
+
+/**
+ * The pitch of a page's lines set closest, by font size: a fifth of the way up the
+ * pitches between each line of prose (twenty characters or more) and the next one under
+ * it of its size and place (0.8 to 3 font sizes), when a tenth of them at least are that
+ * close. Lines of one paragraph
+ * stand at it; paragraphs further apart.
+ */
+function tightPitch(sorted: readonly Line[]): Map<number, number> {
+  const pitches = new Map<number, number[]>();
+  // Lines of prose only (the pieces of a formula stand at any pitch).
+  const prose = (l: Line): boolean => l.text.length >= 20 && !l.mono;
+  for (let i = 0; i < sorted.length; i++) {
+    const a = sorted[i]!;
+    if (!prose(a)) continue;
+    for (let j = i + 1; j < Math.min(sorted.length, i + 8); j++) {
+      const b = sorted[j]!;
+      if (!prose(b)) continue;
+      const d = b.y0 - a.y0;
+      if (d < 0.8 * a.fontSize) continue;
+      if (d > 3 * a.fontSize) break;
+      if (Math.abs(b.fontSize - a.fontSize) > 0.1 * a.fontSize || overlap(a.x0, a.x1, b.x0, b.x1) < 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0)) continue;
+      const key = Math.round(a.fontSize);
+      const list = pitches.get(key);
+      if (list) list.push(d);
+      else pitches.set(key, [d]);
+      break;
+    }
+  }
+  const out = new Map<number, number>();
+  for (const [size, list] of pitches) {
+    if (list.length < 5) continue;
+    list.sort((x, y) => x - y);
+    const low = list[Math.floor(list.length / 5)]!;
+    // Close enough that a tenth of the pitches are within a tenth of an em of it.
+    if (list.filter((d) => d - low <= 0.1 * size).length >= 0.1 * list.length) out.set(size, low);
+  }
+  return out;
 }
 
 /** A number alone, as some writers mark list items (ReportLab's `bulletType="1"`). */
@@ -276,10 +336,14 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
   // Back at the first line's start under a hanging indent: the next entry.
   const second = b.lines[1];
   if (second && startOf(second, rtl) - startOf(first, rtl) > 0.8 * fs && start - startOf(first, rtl) < 0.3 * fs) return true;
-  // A short line ending a sentence closes its paragraph. A block of one line is measured
-  // against its column and ends only where the next line's first word would have fitted
-  // (footnotes a line each; a ragged line broken before a long word goes on).
-  if (b.lines.length >= 2 && endOf(b, rtl) - endOf(last, rtl) > 0.15 * (b.x1 - b.x0) && endsSentence(last)) return true;
+  // A short line ending a sentence closes its paragraph, where the next line's first word
+  // would have fitted on it (a ragged line broken before a long word goes on). A block of
+  // one line is measured against its column (footnotes a line each).
+  if (b.lines.length >= 2 && endOf(b, rtl) - endOf(last, rtl) > 0.15 * (b.x1 - b.x0) && endsSentence(last)) {
+    // The room left measured against the column where the lines around reach further.
+    const room = Math.max(endOf(b, rtl), columnEnd ? columnEnd(rtl, 2.5) : -Infinity) - endOf(last, rtl);
+    if (room > firstWordWidth(line) + 0.5 * fs) return true;
+  }
   if (b.lines.length === 1 && columnEnd && endsSentence(last)) {
     const room = columnEnd(rtl, 2.5) - endOf(last, rtl);
     if (room > 1.5 * fs && room > firstWordWidth(line) + 0.5 * fs) return true;
@@ -370,7 +434,18 @@ function firstWordWidth(line: Line): number {
     if (to > from) return Math.abs(chars[to - 1]!.x1 - chars[from]!.x0);
   }
   const word = run.text.trimStart().split(/\s/, 1)[0] ?? "";
-  return ((run.x1 - run.x0) * word.length) / Math.max(1, run.text.length);
+  let width = ((run.x1 - run.x0) * word.length) / Math.max(1, run.text.length);
+  // A word drawn a glyph or a syllable a run (Chromium) goes on over runs with no space between.
+  if (word.length === run.text.length) {
+    for (let i = 1; i < line.runs.length; i++) {
+      const next = line.runs[i]!;
+      if (next.x0 - line.runs[i - 1]!.x1 > 0.12 * next.fontSize || /^\s/.test(next.text)) break;
+      const rest = next.text.split(/\s/, 1)[0] ?? "";
+      width = next.x0 - run.x0 + ((next.x1 - next.x0) * rest.length) / Math.max(1, next.text.length);
+      if (rest.length < next.text.length) break;
+    }
+  }
+  return width;
 }
 
 /** Whether a line ends a sentence, a footnote mark after the full stop (`…end.¹`) aside. */

@@ -315,6 +315,8 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
       // A quotation set large (a pull quote) is the article's text, not its heading; a
       // bulleted item set large (a slide's one point) is an item.
       if (QUOTED.test(text) || (b.kind === "list" && BULLET.test(text))) continue;
+      // Nor is an article's jump line (`Continued on page 2`, `Bridge, continued from page 1`).
+      if (GOES_ON.test(text) || CAME_FROM.test(text)) continue;
       // Nor is a form's row or a key and its value (`Total due⇥€20,046.48`, in bold).
       if (b.keyed) continue;
       const larger = body > 0 && b.fontSize >= body * 1.12;
@@ -479,7 +481,7 @@ function markContinuations(pages: readonly PageLayout[], out: LaidElement[], ind
     const flow = p.blocks.filter((b) => flowKinds.has(b.kind) && !FIGURE_CAPTION.test(b.text) && !TABLE_CAPTION.test(b.text));
     // Floats set at the top of the page (a full-width figure, a captioned table) and
     // margin notes come before the text that goes on from the last page.
-    const first = flow.find((b) => !(b.note || b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || (b.kind === "table" && captionedAnew(p, b))));
+    const first = flow.find((b) => !(b.note || CAME_FROM.test(b.text.trim()) || b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || (b.kind === "table" && captionedAnew(p, b))));
     if (prevPage && first) {
       for (const prevLast of tails) {
         // A table goes on from one reaching the page's foot or saying it goes on (not from
@@ -518,7 +520,10 @@ function markContinuations(pages: readonly PageLayout[], out: LaidElement[], ind
 }
 
 /** A note that a table or text goes on overleaf: `Continued on next page`, `(continued)`. */
-const GOES_ON = /^\(?(?:continued(?: on (?:the )?next page)?|continued overleaf|cont(?:inued|'d|\.)|suite au verso|fortsetzung (?:auf der )?n[aä]chste[nr]? seite)\)?[.…]*$/i;
+const GOES_ON = /^\(?(?:continued(?: on (?:the )?next page| on page \d{1,4})?|continued overleaf|cont(?:inued|'d|\.)(?: on p(?:age|\.)? ?\d{1,4})?|(?:see|turn to) page \d{1,4}|suite au verso|fortsetzung (?:auf der )?n[aä]chste[nr]? seite)\)?[.…]*$/i;
+
+/** A jump line opening the rest of an article: `Bridge, continued from page 1`, `From page 1`. */
+const CAME_FROM = /^(?:.{0,60}?,?\s*)?(?:continued|cont(?:inued|'d|\.)) from (?:p(?:age|\.)? ?)?\d{1,4}[.…]*$|^from page \d{1,4}[.…]*$/i;
 
 /**
  * The blocks a page's text may go on from, most likely first: the last in reading order

@@ -98,6 +98,23 @@ describe("buildBlocks", () => {
     ]);
   });
 
+  it("ends a paragraph at a spacing under half a line (a browser's margin: 0 0 6px) and not at a sentence ending a ragged line before a long word", () => {
+    // 10 pt lines 12 pt apart, paragraphs 4.5 pt further; the words drawn a glyph a run (Chromium).
+    const glyphs = (text: string, top: number): ReturnType<typeof run>[] => [...text].flatMap((c, i) => (c === " " ? [] : [run(c, 10 + i * 5, top)]));
+    const blocks = blocksOf([
+      ...glyphs("Larch Wood is the subject of a new", 100),
+      ...glyphs("survey by the county wildlife trust.", 112),
+      ...glyphs("Volunteers will walk the paths once", 124),
+      ...glyphs("a month to count birds and bats.", 136),
+      ...glyphs("Hazel Lane will be closed to traffic", 152.5),
+      ...glyphs("for two weeks from Monday on.", 164.5),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual([
+      "Larch Wood is the subject of a new survey by the county wildlife trust. Volunteers will walk the paths once a month to count birds and bats.",
+      "Hazel Lane will be closed to traffic for two weeks from Monday on.",
+    ]);
+  });
+
   it("reads an index entry with the subentries set in under it as one block, the next entry back at the margin", () => {
     const blocks = blocksOf([run("absorption, 73", 10, 100), run("acidity, 33", 10, 112), run("failure, 101", 30, 124), run("cleaning, 27", 30, 136), run("aeration, 63", 10, 148)]);
     expect(blocks.map((b) => b.text)).toEqual(["absorption, 73", "acidity, 33 failure, 101 cleaning, 27", "aeration, 63"]);

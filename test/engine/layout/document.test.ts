@@ -360,6 +360,18 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     expect(name[1]!.continuationOf).toBe(0);
   });
 
+  it("continues an article past its jump lines (Continued on page 2, Bridge, continued from page 1), neither a heading", () => {
+    const first = page(1, [run("The council said the accounts would be published when the", 50, 600), run("Continued on page 2", 300, 700, { bold: true, fontSize: 8 })]);
+    const second = page(2, [run("Bridge, continued from page 1", 50, 40, { bold: true, fontSize: 8 }), run("accounts are closed in the spring and checked.", 50, 60)]);
+    const laid = finishDocument([first, second]);
+    expect(laid.map((l) => [l.block.kind, l.continuationOf])).toEqual([
+      ["text", undefined],
+      ["text", undefined],
+      ["text", undefined],
+      ["text", 0],
+    ]);
+  });
+
   it("does not continue the last page's open sentence into endnotes numbered in lower-case roman", () => {
     const laid = finishDocument([page(1, [run("The operator records every check in the station log before the", 50, 700)]), page(2, [run("iv See the station log book, section scope.", 50, 60)])]);
     expect(laid.at(-1)!.continuationOf).toBeUndefined();
