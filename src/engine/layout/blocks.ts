@@ -314,6 +314,14 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
     const short = columnEnd !== undefined && endOf(last, rtl) < columnEnd(rtl) - 4 * fs;
     return (/^\p{Lu}/u.test(line.text) || short) && !OPEN_END.test(last.text);
   }
+  // Lines set in beside a drop cap, then back at the margin under it, go on.
+  const cap = first.runs[0]?.dropCap ? first.runs[0] : undefined;
+  if (cap && !rtl) {
+    const beside = (l: Line): boolean => l.x0 >= cap.x1 - 1 && l.x0 <= cap.x1 + 2 * fs;
+    const under = (l: Line): boolean => Math.abs(l.x0 - first.x0) <= 0.5 * fs;
+    const hanging = b.lines.length >= 2 && beside(b.lines[1]!) && b.lines.slice(1).every((l) => beside(l) || under(l));
+    if (beside(line) || (hanging && under(line))) return false;
+  }
   // A table of contents' entry ends at its page number: the next line is the next entry.
   if (hasDots(last.text) && TOC_ENTRY_END.test(last.text.trimEnd())) return true;
   // An index: an entry keeps the subentries set in under it; one back at its start is the next.

@@ -38,6 +38,7 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
     if (horizontal(r)) flat.push(r);
     else lines.push(makeLine([r]));
   }
+  seatDropCaps(flat);
   flat.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
 
   // 1. Rows: runs sharing a baseline band, left to right, duplicates dropped.
@@ -496,11 +497,41 @@ export function makeLine(runs: TextRun[]): Line {
   return { runs, text, x0, y0, x1, y1, fontSize, bold, mono, mathShare: chars ? mathChars / chars : 0 };
 }
 
+/**
+ * Drop caps, seated on their paragraph's first line: a single capital at least 2.2 times
+ * the page's usual size, with lines of smaller text beside it on two baselines or more
+ * starting within 2 em of its right. Its box would make one row of the lines it spans
+ * (their words interleaved, a letter of a lower line taken into the first); seated, it is
+ * the first line's first letter (`A` + `lder` → `Alder`), in that line's band and size.
+ * The run is replaced by a copy; its character boxes stay the glyph's own.
+ */
+function seatDropCaps(runs: TextRun[]): void {
+  let chars = 0;
+  const sizes = new Map<number, number>();
+  for (const r of runs) {
+    sizes.set(r.fontSize, (sizes.get(r.fontSize) ?? 0) + r.text.length);
+    chars += r.text.length;
+  }
+  let usual = 0;
+  let best = 0;
+  for (const [size, n] of sizes) if (n > best) [usual, best] = [size, n];
+  if (usual <= 0 || chars < 20) return;
+  for (let i = 0; i < runs.length; i++) {
+    const cap = runs[i]!;
+    if (cap.fontSize < 2.2 * usual || !/^\p{Lu}$/u.test(cap.text.trim())) continue;
+    const beside = runs.filter((r) => r !== cap && r.fontSize < 0.6 * cap.fontSize && r.x0 >= cap.x1 - 1 && r.x0 <= cap.x1 + 2 * r.fontSize && (r.y0 + r.y1) / 2 > cap.y0 && (r.y0 + r.y1) / 2 < cap.y1);
+    const baselines = new Set(beside.map((r) => Math.round(r.y1)));
+    if (baselines.size < 2) continue;
+    const top = beside.reduce((a, b) => (b.y0 < a.y0 ? b : a));
+    runs[i] = { ...cap, y0: top.y0, y1: top.y1, fontSize: top.fontSize, dropCap: true };
+  }
+}
+
 /** A footnote's mark: a number, a letter or a reference sign (`*` stays glued: `* ` opens a list item). */
 const NOTE_MARK = /^(?:\d{1,3}|[a-z]|[\u2020\u2021\u00a7\u00b6]{1,3})$/;
 
 function needsSpace(prev: TextRun, next: TextRun, textSoFar: string): boolean {
-  if (textSoFar.endsWith(" ") || next.text.startsWith(" ")) return false;
+  if (textSoFar.endsWith(" ") || next.text.startsWith(" ") || prev.dropCap) return false;
   const gap = next.x0 - prev.x1;
   const em = Math.min(prev.fontSize, next.fontSize);
   const a = textSoFar.at(-1) ?? "";

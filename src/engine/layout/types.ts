@@ -42,6 +42,8 @@ export interface TextRun extends Rect {
   confidence?: number;
   /** OCR character details (boxes in page units) passed through untouched. */
   ocrChars?: { text: string; box: Rect; confidence: number; candidates: { text: string; confidence: number }[] }[];
+  /** A drop cap seated on its paragraph's first line (lines.ts): the word goes on after it. */
+  dropCap?: boolean;
 }
 
 /** Runs on one baseline, left to right, without a large horizontal gap. */

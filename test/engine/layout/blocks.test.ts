@@ -115,6 +115,18 @@ describe("buildBlocks", () => {
     ]);
   });
 
+  it("seats a drop cap on its paragraph's first line: one word, one paragraph, the lines beside it and under it in order", () => {
+    const blocks = blocksOf([
+      run("A", 40, 90, { fontSize: 44, x1: 71, y1: 134 }),
+      run("lder Meeting project", 74, 96),
+      run("welcomed volunteers", 74, 108),
+      run("plans for the spring", 74, 120),
+      run("approved library museum visitors", 40, 132),
+      run("reviewed the committee market.", 40, 144),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual(["Alder Meeting project welcomed volunteers plans for the spring approved library museum visitors reviewed the committee market."]);
+  });
+
   it("reads an index entry with the subentries set in under it as one block, the next entry back at the margin", () => {
     const blocks = blocksOf([run("absorption, 73", 10, 100), run("acidity, 33", 10, 112), run("failure, 101", 30, 124), run("cleaning, 27", 30, 136), run("aeration, 63", 10, 148)]);
     expect(blocks.map((b) => b.text)).toEqual(["absorption, 73", "acidity, 33 failure, 101 cleaning, 27", "aeration, 63"]);
