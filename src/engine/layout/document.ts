@@ -315,8 +315,9 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
       // A quotation set large (a pull quote) is the article's text, not its heading; a
       // bulleted item set large (a slide's one point) is an item.
       if (QUOTED.test(text) || (b.kind === "list" && BULLET.test(text))) continue;
-      // Nor is an article's jump line (`Continued on page 2`, `Bridge, continued from page 1`).
-      if (GOES_ON.test(text) || CAME_FROM.test(text)) continue;
+      // Nor is an article's jump line (`Continued on page 2`, `Bridge, continued from page 1`),
+      // a cover page's connective (`between`, `and`) or date (`Dated 12 March 2024`).
+      if (GOES_ON.test(text) || CAME_FROM.test(text) || CONNECTIVE.test(text) || DATE_LINE.test(text)) continue;
       // Nor is a form's row or a key and its value (`Total due⇥€20,046.48`, in bold).
       if (b.keyed) continue;
       const larger = body > 0 && b.fontSize >= body * 1.12;
@@ -352,6 +353,11 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
     b.headingLevel = Math.min(level, 9);
   }
 }
+
+/** A word that joins a cover page's parties: no heading. */
+const CONNECTIVE = /^(?:and|between|among|amongst|by|of|or|with|for|to|from|versus|vs\.?|v\.?|-and-|–and–)$/i;
+/** A line that is a date (`Dated 12 March 2024`, `March 2024`, `2024-03-12`): no heading. */
+const DATE_LINE = /^(?:dated:?\s+|date:?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+\p{L}{3,9}\.?,?\s+\d{4}|\p{L}{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\p{L}{3,9}\s+\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})$/iu;
 
 /** A bullet glyph opening a list item (numbers and letters may number headings too). */
 const BULLET = /^[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7\u2013*-]/;

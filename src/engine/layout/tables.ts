@@ -148,6 +148,10 @@ function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], 
   const across = words.map((r) => (r.x0 + r.x1) / 2);
   const down = words.map((r) => (r.y0 + r.y1) / 2);
   if (hasConnector(xs, ys, hs, across) || hasConnector(ys, xs, vs, down)) return undefined;
+  // A box of one column whose cell holds paragraphs (three lines or more) or a table of
+  // its own (words a wide gap apart on one line) is a frame: a form's section, a boxed
+  // note, read as the text it holds.
+  if (nCols === 1 && isFrame(words, ys)) return undefined;
   // In a table with right-to-left text a run is cut only where a column rule is drawn:
   // across a spanned cell a cut splits a word or a number (`٣٠`), whose halves the bidi
   // pass then reads in swapped order.
@@ -170,6 +174,22 @@ function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], 
     used.add(run);
   }
   return readingColumns({ ...box, rows: nRows, cols: nCols, cells: cells.map((c) => finishCell(c, keep)) });
+}
+
+/** Whether the words of a one-column grid make a frame's contents: see {@link gridTable}. */
+function isFrame(words: readonly TextRun[], ys: readonly number[]): boolean {
+  for (let r = 0; r + 1 < ys.length; r++) {
+    const cell = words.filter((w) => (w.y0 + w.y1) / 2 >= ys[r]! && (w.y0 + w.y1) / 2 < ys[r + 1]!).sort((a, b) => a.y1 - b.y1 || a.x0 - b.x0);
+    let baselines = 0;
+    for (let i = 0; i < cell.length; i++) {
+      const w = cell[i]!;
+      const prev = cell[i - 1];
+      if (!prev || w.y1 - prev.y1 > 0.5 * w.fontSize) baselines++;
+      else if (w.x0 - prev.x1 > 2 * w.fontSize) return true;
+    }
+    if (baselines >= 3) return true;
+  }
+  return false;
 }
 
 /** Whether a rule of `list` at `at` (within 2) runs across the middle of `from`–`to`. */

@@ -401,6 +401,20 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     expect(laid.filter((l) => l.block.text.startsWith("Territory")).map((l) => l.block.kind)).toEqual(["title", "title", "title"]);
   });
 
+  it("makes no heading of a cover page's connectives and date, set large between the parties", () => {
+    const cover = [run("MASTER SERVICES AGREEMENT", 200, 200, { fontSize: 20, bold: true }), run("between", 280, 240, { fontSize: 13 }), run("ACME SUPPLY LIMITED", 240, 260, { fontSize: 13, bold: true }), run("and", 290, 280, { fontSize: 13 }), run("Dated 12 March 2024", 250, 300, { fontSize: 13 })];
+    const body = [run("This agreement is made between the parties named on its cover page.", 50, 500, { fontSize: 11 })];
+    const laid = finishDocument([page(1, [...cover, ...body])]);
+    expect(laid.map((l) => [l.block.text, l.block.kind])).toEqual([
+      ["MASTER SERVICES AGREEMENT", "title"],
+      ["between", "text"],
+      ["ACME SUPPLY LIMITED", "title"],
+      ["and", "text"],
+      ["Dated 12 March 2024", "text"],
+      ["This agreement is made between the parties named on its cover page.", "text"],
+    ]);
+  });
+
   it("reads a slide's one bulleted point set large as an item, not a heading", () => {
     const laid = finishDocument([page(1, [run("Appendix A", 50, 40, { fontSize: 32 }), run("● Background material for reference", 50, 120, { fontSize: 28 }), run("Body text of the deck at its usual size, long enough.", 50, 300)])]);
     expect(laid.map((l) => l.block.kind)).toEqual(["title", "list", "text"]);

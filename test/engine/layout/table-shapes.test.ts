@@ -206,3 +206,24 @@ describe("findAlignedTables: tall rows", () => {
     expect(findAlignedTables(buildLines(uneven)).tables).toEqual([]);
   });
 });
+
+describe("findTables: a box of one column", () => {
+  // A form's section: a bordered box, a title band ruled under, its contents below.
+  const box = (contents: ReturnType<typeof run>[], bottom: number) => ({
+    rules: [h(100, 40, 560), h(120, 40, 560), h(bottom, 40, 560), v(40, 100, bottom), v(560, 100, bottom)],
+    runs: [run("Section 4: Declaration", 46, 104, { bold: true }), ...contents],
+  });
+
+  it("reads a box holding paragraphs or a table of its own as a frame, not a table", () => {
+    const paragraphs = box([run("I declare that the information given in this application", 46, 126), run("is true and complete to the best of my knowledge and", 46, 138), run("belief, and that I am entitled to apply for this licence.", 46, 150)], 170);
+    expect(findTables(paragraphs.rules, paragraphs.runs, page).tables).toEqual([]);
+    const inner = box([run("Activity", 46, 126), run("Yes", 300, 126), run("Hours", 420, 126), run("Sale of alcohol", 46, 140), run("☒", 300, 140), run("10:00", 420, 140)], 160);
+    expect(findTables(inner.rules, inner.runs, page).tables).toEqual([]);
+  });
+
+  it("keeps a one-column table of short rows a table", () => {
+    const rules = [h(100, 40, 300), h(116, 40, 300), h(132, 40, 300), h(148, 40, 300), v(40, 100, 148), v(300, 100, 148)];
+    const runs = [run("Apples", 46, 104), run("Pears", 46, 120), run("Plums", 46, 136)];
+    expect(findTables(rules, runs, page).tables.map((t) => [t.rows, t.cols])).toEqual([[3, 1]]);
+  });
+});
