@@ -402,7 +402,7 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
   });
 
   it("makes no heading of a cover page's connectives and date, set large between the parties", () => {
-    const cover = [run("MASTER SERVICES AGREEMENT", 200, 200, { fontSize: 20, bold: true }), run("between", 280, 240, { fontSize: 13 }), run("ACME SUPPLY LIMITED", 240, 260, { fontSize: 13, bold: true }), run("and", 290, 280, { fontSize: 13 }), run("Dated 12 March 2024", 250, 300, { fontSize: 13 })];
+    const cover = [run("MASTER SERVICES AGREEMENT", 200, 200, { fontSize: 20, bold: true }), run("between", 280, 240, { fontSize: 13 }), run("ACME SUPPLY LIMITED", 240, 265, { fontSize: 13, bold: true }), run("and", 290, 290, { fontSize: 13 }), run("Dated 12 March 2024", 250, 315, { fontSize: 13 })];
     const body = [run("This agreement is made between the parties named on its cover page.", 50, 500, { fontSize: 11 })];
     const laid = finishDocument([page(1, [...cover, ...body])]);
     expect(laid.map((l) => [l.block.text, l.block.kind])).toEqual([
