@@ -58,6 +58,7 @@ export function finishDocument(pages: readonly PageLayout[], outline: readonly O
   const { marginShare = 0.1 } = options;
   markRunning(pages, marginShare);
   joinTableHeads(pages);
+  markPhotoCaptions(pages, bodySize(pages));
   markHeadings(pages, outline);
   joinChapterLabels(pages);
   // Numbered headings started out as list items: levels again, without them.
@@ -405,6 +406,35 @@ function joinChapterLabels(pages: readonly PageLayout[]): void {
   // Deepest first, so each level still means what it did when it is closed up.
   for (const level of [...gone].sort((a, b) => b - a)) {
     for (const b of titles) if (b.headingLevel !== undefined && b.headingLevel > level) b.headingLevel--;
+  }
+}
+
+/** A picture's caption without a number: `Photo: …`, `Pictured: …`, `Above, …`, `Credit: …`. */
+const PHOTO_CAPTION = /^(?:photo(?:graph)?|picture|pictured|image|illustration|credit|source|above|below|left|right|top|bottom)\b\s*[:.,\u2013\u2014-]/i;
+
+/**
+ * Captions without a number: a block of up to three lines right under or over a picture
+ * (within 1.5 of its font sizes), no wider than it, that opens with a picture's label
+ * (`Photo:`, `Pictured:`) or is set smaller than the body (a magazine's caption, a
+ * `<figcaption>`).
+ */
+function markPhotoCaptions(pages: readonly PageLayout[], body: number): void {
+  for (const p of pages) {
+    for (const img of p.blocks) {
+      if (img.kind !== "image") continue;
+      const near = (b: Block): boolean => (b.y0 - img.y1 >= -1 && b.y0 - img.y1 <= 1.5 * b.fontSize) || (img.y0 - b.y1 >= -1 && img.y0 - b.y1 <= 1.5 * b.fontSize);
+      // A numbered caption of its own already.
+      if (p.blocks.some((b) => b.kind === "figure-caption" && near(b))) continue;
+      for (const b of p.blocks) {
+        if (b.kind !== "text" || lineCount(b) > 3) continue;
+        const fs = b.fontSize;
+        if (!near(b) || b.x0 < img.x0 - fs || b.x1 > img.x1 + fs) continue;
+        if (PHOTO_CAPTION.test(b.text.trim()) || (body > 0 && fs <= 0.92 * body)) {
+          b.kind = "figure-caption";
+          break;
+        }
+      }
+    }
   }
 }
 

@@ -415,6 +415,26 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     ]);
   });
 
+  it("takes a picture's unnumbered caption under it (Photo: …, or set smaller than the body) for its caption, linked to it", () => {
+    const picture = (p: PageLayout, top: number): Block => {
+      const img: Block = { x0: 50, y0: top, x1: 300, y1: top + 150, lines: [], text: "", fontSize: 0, bold: false, mono: false, kind: "image" };
+      p.blocks.push(img);
+      return img;
+    };
+    const body = run("The bridge reopened on Saturday after two years of repairs to its arches.", 50, 60, { fontSize: 10 });
+    const one = page(1, [body, run("Photo: The restored bridge at dawn.", 50, 404, { fontSize: 10 }), run("Crowds gathered on both banks of the river for the opening.", 50, 450, { fontSize: 10 })]);
+    const img = picture(one, 250);
+    const laid = finishDocument([one]);
+    const caption = laid.find((l) => l.block.text.startsWith("Photo:"))!;
+    expect(caption.block.kind).toBe("figure-caption");
+    expect(caption.block.ref).toBe(img);
+    // Body text under a picture, the body's size, no label: text.
+    expect(laid.find((l) => l.block.text.startsWith("Crowds"))!.block.kind).toBe("text");
+    const two = page(1, [body, run("Volunteers at the Elm Street plot in May.", 50, 404, { fontSize: 8 })]);
+    picture(two, 250);
+    expect(finishDocument([two]).find((l) => l.block.text.startsWith("Volunteers"))!.block.kind).toBe("figure-caption");
+  });
+
   it("reads a slide's one bulleted point set large as an item, not a heading", () => {
     const laid = finishDocument([page(1, [run("Appendix A", 50, 40, { fontSize: 32 }), run("● Background material for reference", 50, 120, { fontSize: 28 }), run("Body text of the deck at its usual size, long enough.", 50, 300)])]);
     expect(laid.map((l) => l.block.kind)).toEqual(["title", "list", "text"]);
