@@ -6,6 +6,7 @@ import { blockChars, classifyBlocks, inlineFormulas } from "./classify.js";
 import { buildLines } from "./lines.js";
 import { readingOrder } from "./reading-order.js";
 import { findTables } from "./tables.js";
+import { joinTerms } from "./terms.js";
 import type { Block, Drawing, GridTable, PlacedImage, Rect, Segment, TextRun } from "./types.js";
 
 /** What a format extracted from one page, in display space (top-left origin). */
@@ -67,7 +68,7 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   // Tables without rules, from column alignment of the remaining lines.
   const aligned = findAlignedTables(lines, { panels: content.drawings ?? [], keepLineEndHyphens: options.keepLineEndHyphens === true });
   tables.push(...aligned.tables);
-  const blocks = buildBlocks(aligned.used.size ? lines.filter((l) => !aligned.used.has(l)) : lines, { keepLineEndHyphens: options.keepLineEndHyphens === true });
+  const blocks = joinTerms(buildBlocks(aligned.used.size ? lines.filter((l) => !aligned.used.has(l)) : lines, { keepLineEndHyphens: options.keepLineEndHyphens === true }));
   classifyBlocks(blocks);
   // Figures carry their labels' lines, for their characters and confidence like any text.
   for (const f of figures) blocks.push({ ...rect(f), lines: f.lines, text: f.text, fontSize: 0, bold: false, mono: false, kind: "image", image: f.image });
