@@ -49,6 +49,17 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   const votes = sorted.some((l) => hasRtl(l.text)) ? new Map<Block, DirectionVotes>() : undefined;
   const numbered = sequenceItems(sorted);
   const tight = tightPitch(sorted);
+  // The next line under line `k` in its column, of its size (looked for among the next eight).
+  const below = (k: number): Line | undefined => {
+    const a = sorted[k]!;
+    for (let j = k + 1; j < Math.min(sorted.length, k + 9); j++) {
+      const n = sorted[j]!;
+      if (n.y0 - a.y0 < 0.8 * a.fontSize) continue;
+      if (n.y0 - a.y0 > 3 * a.fontSize) return undefined;
+      if (Math.abs(n.fontSize - a.fontSize) <= 0.1 * a.fontSize && overlap(a.x0, a.x1, n.x0, n.x1) >= 0.5 * Math.min(a.x1 - a.x0, n.x1 - n.x0)) return n;
+    }
+    return undefined;
+  };
   // Whether another line stands between `last` and line `k` under block `b` — over it, or
   // short and within 3 em of it (the `or` between two commands, set further left): a
   // listing does not go on across it. The other column's prose beside it does not count.
@@ -98,7 +109,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         if (line.bold !== last.bold || line.mono !== last.mono) continue;
         const ov = overlap(line.x0, line.x1, b.x0, b.x1);
         if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0)) continue;
-        if (!line.mono && (widerSpaced(b, line, tight) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;
+        if (!line.mono && (widerSpaced(b, line, tight.get(pitchKey(line)) ?? tight.get(`${Math.round(line.fontSize)}|*`), below(k)) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;
         best = b;
         bestGap = gap;
       }
@@ -133,60 +144,59 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
 }
 
 /**
- * Whether `line` stands further below block `b` than its lines stand from each other (a
- * block of one line: than the page's lines set closest), by 0.3 em or more at their tops
- * and their bottoms alike (a paragraph's spacing, however small: a browser's
- * `margin: 0 0 6px`; a raised or lowered glyph moves only one of them).
+ * Whether `line` stands further below block `b` than its lines stand from each other, by
+ * 0.3 em or more at their tops and their bottoms alike (a paragraph's spacing, however
+ * small: a browser's `margin: 0 0 6px`; a raised or lowered glyph moves only one of
+ * them). A block of one line is measured against `tight`, the pitch of the page's lines
+ * of prose set closest at `line`'s place and size, else against the line under `line`
+ * (`next`): text set 1.5 lines apart throughout stands alike everywhere.
  */
-function widerSpaced(b: Block, line: Line, tight: ReadonlyMap<number, number>): boolean {
+function widerSpaced(b: Block, line: Line, tight: number | undefined, next: Line | undefined): boolean {
   const n = b.lines.length;
   const last = b.lines[n - 1]!;
   const step = 0.3 * line.fontSize;
-  if (n < 2) {
-    // A block of one line: against the page's lines of its size set closest (a paragraph
-    // wrapped: the transcript's utterances that take two lines).
-    const pitch = tight.get(Math.round(line.fontSize));
-    return pitch !== undefined && line.y0 - last.y0 - pitch > step && line.y1 - last.y1 - pitch > step;
-  }
-  const prev = b.lines[n - 2]!;
-  return line.y0 - last.y0 - (last.y0 - prev.y0) > step && line.y1 - last.y1 - (last.y1 - prev.y1) > step;
+  if (n < 2 && tight !== undefined) return line.y0 - last.y0 - tight > step && line.y1 - last.y1 - tight > step;
+  const [upper, lower] = n >= 2 ? [b.lines[n - 2]!, last] : next ? [line, next] : [undefined, undefined];
+  if (!upper || !lower) return false;
+  return line.y0 - last.y0 - (lower.y0 - upper.y0) > step && line.y1 - last.y1 - (lower.y1 - upper.y1) > step;
 }
 
+/** Where a line's pitch is looked up: its size and where it starts. */
+const pitchKey = (l: Line): string => `${Math.round(l.fontSize)}|${Math.round(l.x0 / 2)}`;
+
 /**
- * The pitch of a page's lines set closest, by font size: a fifth of the way up the
- * pitches between each line of prose (twenty characters or more) and the next one under
- * it of its size and place (0.8 to 3 font sizes), when a tenth of them at least are that
- * close. Lines of one paragraph
- * stand at it; paragraphs further apart.
+ * The pitch of a page's lines of prose set closest, by size and place (and by size
+ * alone, under `size|*`, for places with too few lines of their own): a fifth of the
+ * way up the pitches between each line of twenty characters or more and the next such
+ * line under it starting at its place (within a point), 0.8 to 3 font sizes down, when
+ * five pairs or more were found. A paragraph's lines stand at it; paragraphs further
+ * apart; a quotation set in stands at its own.
  */
-function tightPitch(sorted: readonly Line[]): Map<number, number> {
-  const pitches = new Map<number, number[]>();
-  // Lines of prose only (the pieces of a formula stand at any pitch).
+function tightPitch(sorted: readonly Line[]): Map<string, number> {
+  const pitches = new Map<string, number[]>();
   const prose = (l: Line): boolean => l.text.length >= 20 && !l.mono;
   for (let i = 0; i < sorted.length; i++) {
     const a = sorted[i]!;
     if (!prose(a)) continue;
     for (let j = i + 1; j < Math.min(sorted.length, i + 8); j++) {
       const b = sorted[j]!;
-      if (!prose(b)) continue;
       const d = b.y0 - a.y0;
       if (d < 0.8 * a.fontSize) continue;
       if (d > 3 * a.fontSize) break;
-      if (Math.abs(b.fontSize - a.fontSize) > 0.1 * a.fontSize || overlap(a.x0, a.x1, b.x0, b.x1) < 0.5 * Math.min(a.x1 - a.x0, b.x1 - b.x0)) continue;
-      const key = Math.round(a.fontSize);
-      const list = pitches.get(key);
-      if (list) list.push(d);
-      else pitches.set(key, [d]);
+      if (!prose(b) || Math.abs(b.x0 - a.x0) > 1 || Math.abs(b.fontSize - a.fontSize) > 0.1 * a.fontSize) continue;
+      for (const key of [pitchKey(a), `${Math.round(a.fontSize)}|*`]) {
+        const list = pitches.get(key);
+        if (list) list.push(d);
+        else pitches.set(key, [d]);
+      }
       break;
     }
   }
-  const out = new Map<number, number>();
-  for (const [size, list] of pitches) {
+  const out = new Map<string, number>();
+  for (const [key, list] of pitches) {
     if (list.length < 5) continue;
     list.sort((x, y) => x - y);
-    const low = list[Math.floor(list.length / 5)]!;
-    // Close enough that a tenth of the pitches are within a tenth of an em of it.
-    if (list.filter((d) => d - low <= 0.1 * size).length >= 0.1 * list.length) out.set(size, low);
+    out.set(key, list[Math.floor(list.length / 5)]!);
   }
   return out;
 }

@@ -318,7 +318,11 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
       if (QUOTED.test(text) || (b.kind === "list" && BULLET.test(text))) continue;
       // Nor is an article's jump line (`Continued on page 2`, `Bridge, continued from page 1`),
       // a cover page's connective (`between`, `and`) or date (`Dated 12 March 2024`).
-      if (GOES_ON.test(text) || CAME_FROM.test(text) || CONNECTIVE.test(text) || DATE_LINE.test(text)) continue;
+      // (A date is a heading in a diary or a monthly report: only one centred on the first
+      // page, or one that says `Dated`, is the cover's.)
+      const centred = Math.abs(b.x0 + b.x1 - p.width) <= 0.1 * p.width;
+      const coverDate = DATE_LINE.test(text) && ((p === pages[0] && centred) || /^date/i.test(text));
+      if (GOES_ON.test(text) || CAME_FROM.test(text) || CONNECTIVE.test(text) || coverDate) continue;
       // Nor is a form's row or a key and its value (`Total due⇥€20,046.48`, in bold).
       if (b.keyed) continue;
       const larger = body > 0 && b.fontSize >= body * 1.12;
@@ -358,7 +362,8 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
 /** A word that joins a cover page's parties: no heading. */
 const CONNECTIVE = /^(?:and|between|among|amongst|by|of|or|with|for|to|from|versus|vs\.?|v\.?|-and-|–and–)$/i;
 /** A line that is a date (`Dated 12 March 2024`, `March 2024`, `2024-03-12`): no heading. */
-const DATE_LINE = /^(?:dated:?\s+|date:?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+\p{L}{3,9}\.?,?\s+\d{4}|\p{L}{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\p{L}{3,9}\s+\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})$/iu;
+const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+const DATE_LINE = new RegExp(String.raw`^(?:dated:?\s+|date:?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+${MONTH},?\s+\d{4}|${MONTH}\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|${MONTH}\s+\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})$`, "i");
 
 /** A bullet glyph opening a list item (numbers and letters may number headings too). */
 const BULLET = /^[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7\u2013*-]/;
@@ -409,8 +414,8 @@ function joinChapterLabels(pages: readonly PageLayout[]): void {
   }
 }
 
-/** A picture's caption without a number: `Photo: …`, `Pictured: …`, `Above, …`, `Credit: …`. */
-const PHOTO_CAPTION = /^(?:photo(?:graph)?|picture|pictured|image|illustration|credit|source|above|below|left|right|top|bottom)\b\s*[:.,\u2013\u2014-]/i;
+/** A picture's caption without a number: `Photo: …`, `Pictured: …`, `Above — …`, `Credit: …` (not `Right-click …`). */
+const PHOTO_CAPTION = /^(?:photo(?:graph)?|picture|pictured|image|illustration|credit|source|above|below|left|right|top|bottom)\s*(?::|\s[\u2013\u2014-]\s)/i;
 
 /**
  * Captions without a number: a block of up to three lines right under or over a picture

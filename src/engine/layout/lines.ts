@@ -500,7 +500,7 @@ export function makeLine(runs: TextRun[]): Line {
 /**
  * Drop caps, seated on their paragraph's first line: a single capital at least 2.2 times
  * the page's usual size, with lines of smaller text beside it on two baselines or more
- * starting within 2 em of its right. Its box would make one row of the lines it spans
+ * starting within 2 em of its right, the top one going on in lower case. Its box would make one row of the lines it spans
  * (their words interleaved, a letter of a lower line taken into the first); seated, it is
  * the first line's first letter (`A` + `lder` → `Alder`), in that line's band and size.
  * The run is replaced by a copy; its character boxes stay the glyph's own.
@@ -523,6 +523,10 @@ function seatDropCaps(runs: TextRun[]): void {
     const baselines = new Set(beside.map((r) => Math.round(r.y1)));
     if (baselines.size < 2) continue;
     const top = beside.reduce((a, b) => (b.y0 < a.y0 ? b : a));
+    // A drop cap's word goes on in lower case beside it (`A` + `lder`); a large letter
+    // before a capital is a label or a title's initial standing alone.
+    const first = beside.filter((r) => Math.abs(r.y1 - top.y1) <= 1).reduce((a, b) => (b.x0 < a.x0 ? b : a));
+    if (!/^\p{Ll}/u.test(first.text)) continue;
     runs[i] = { ...cap, y0: top.y0, y1: top.y1, fontSize: top.fontSize, dropCap: true };
   }
 }

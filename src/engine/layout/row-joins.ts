@@ -294,17 +294,32 @@ const NUMBERED = /^\d{1,3}(?:\.\d{1,3}){0,3}\.?$/;
  * Whether gap `at` of row `k` parts a clause's number without a final full stop from its
  * words (`1.1⇥This Agreement shall…`): the number opens the row (or a piece of it), its
  * words start with a capital or a quote, and another row within six opens with a number
- * at the same place, words after it (its sibling `1.2`, its parent `1.`). A decimal in a
- * table's first column has figures beside it, not words.
+ * at the same place, words after it (its sibling `1.2`, its parent `1.`), and no cell
+ * further on the row: a piece past a wide gap starting where a piece of a row within
+ * three does (a justified line's wide word spaces line up with nothing). A decimal in a table's first column has figures
+ * beside it, or more cells.
  */
 export function clauseNumber(rows: readonly Row[], k: number, at: number, cuts: readonly number[]): boolean {
   const runs = rows[k]!.runs;
   if (at !== 1 && !cuts.includes(at - 1)) return false;
   const num = runs[at - 1]!;
   if (!CLAUSE.test(num.text.trim()) || !/^[\p{Lu}"“‘'(]/u.test(runs[at]!.text)) return false;
+  // A table's row has more cells to the right (a version table's `1.1⇥First release⇥2023`).
+  const further = rows[k]!.gaps.filter((g) => g.at > at && g.em >= 1);
+  if (further.some((g) => cellEdge(rows, k, g.to))) return false;
   for (let j = Math.max(0, k - 6); j <= Math.min(rows.length - 1, k + 6); j++) {
     const [first, next] = rows[j]!.runs;
     if (j !== k && first && next && Math.abs(first.x0 - num.x0) <= 2 && NUMBERED.test(first.text.trim()) && /^[\p{L}"“‘'(]/u.test(next.text)) return true;
+  }
+  return false;
+}
+
+/** Whether a row within three of row `k` has a piece starting at `x` (within 1.5), after a gap of half an em. */
+function cellEdge(rows: readonly Row[], k: number, x: number): boolean {
+  for (let j = Math.max(0, k - 3); j <= Math.min(rows.length - 1, k + 3); j++) {
+    if (j === k) continue;
+    const { runs, gaps } = rows[j]!;
+    for (let i = 1; i < runs.length; i++) if (Math.abs(runs[i]!.x0 - x) <= 1.5 && gaps[i - 1]!.em >= 0.5) return true;
   }
   return false;
 }

@@ -178,6 +178,11 @@ function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], 
 
 /** Whether the words of a one-column grid make a frame's contents: see {@link gridTable}. */
 function isFrame(words: readonly TextRun[], ys: readonly number[]): boolean {
+  // Paragraphs in most of the rows, or in one of up to three (a title band over the
+  // contents, a signature line under them): a one-column table of four rows or more may
+  // wrap a cell or two onto three lines.
+  let full = 0;
+  const rows = ys.length - 1;
   for (let r = 0; r + 1 < ys.length; r++) {
     const cell = words.filter((w) => (w.y0 + w.y1) / 2 >= ys[r]! && (w.y0 + w.y1) / 2 < ys[r + 1]!).sort((a, b) => a.y1 - b.y1 || a.x0 - b.x0);
     let baselines = 0;
@@ -187,9 +192,9 @@ function isFrame(words: readonly TextRun[], ys: readonly number[]): boolean {
       if (!prev || w.y1 - prev.y1 > 0.5 * w.fontSize) baselines++;
       else if (w.x0 - prev.x1 > 2 * w.fontSize) return true;
     }
-    if (baselines >= 3) return true;
+    if (baselines >= 3) full++;
   }
-  return false;
+  return rows <= 3 ? full >= 1 : full > rows / 2;
 }
 
 /** Whether a rule of `list` at `at` (within 2) runs across the middle of `from`–`to`. */

@@ -24,7 +24,13 @@ export function joinTerms(blocks: Block[]): Block[] {
   for (const t of terms) {
     const em = t.fontSize;
     const beside = blocks.find((d) => d !== t && (d.kind === "text" || d.kind === "list") && d.x0 >= t.x1 + em && Math.abs(d.y0 - t.y0) <= 0.3 * em && Math.abs(d.fontSize - em) <= 0.15 * em);
-    if (beside && lineCount(beside) >= 1 && !terms.includes(beside)) pairs.set(t, beside);
+    if (!beside || terms.includes(beside)) continue;
+    // A side heading (`Installation`, a capitalised word in bold beside a section opening
+    // with a capital) is a heading, not a term: a term is quoted, marked (`−a`), a name
+    // (`PS1`, `posix`), or its definition goes on in lower case (`means …`).
+    const heading = /^\p{Lu}\p{Ll}/u.test(t.text.trim());
+    if (heading && (t.bold || t.fontSize > 1.05 * beside.fontSize) && !beside.bold && /^\p{Lu}/u.test(beside.text.trim())) continue;
+    pairs.set(t, beside);
   }
   // Two pairs or more, terms at one place and definitions at one place.
   const byPlace = new Map<string, Block[]>();
@@ -41,6 +47,16 @@ export function joinTerms(blocks: Block[]): Block[] {
     // prose, a heading in it level with the right column's paragraph, is no such list).
     const [top, bottom, at] = [Math.min(...list.map((t) => t.y0)), Math.max(...list.map((t) => pairs.get(t)!.y1)), list[0]!.x0];
     if (blocks.some((b) => !list.includes(b) && Math.abs(b.x0 - at) <= 2 && b.y0 < bottom && b.y1 > top && b.x1 <= pairs.get(list[0]!)!.x0)) continue;
+    // One definition to a term: a column holding more between most two terms is a
+    // section's text beside its side heading.
+    const sorted = [...list].sort((a, b) => a.y0 - b.y0);
+    const defAt = pairs.get(list[0]!)!.x0;
+    const defs = new Set(list.map((t) => pairs.get(t)!));
+    const sections = sorted.filter((t, i) => {
+      const end = sorted[i + 1]?.y0 ?? Infinity;
+      return blocks.some((b) => !defs.has(b) && Math.abs(b.x0 - defAt) <= 2 && b.y0 > pairs.get(t)!.y1 - 1 && b.y0 < end);
+    });
+    if (sections.length * 2 > sorted.length) continue;
     // Definitions run wider than the terms' column by half again (two columns of an
     // index, or of a page, are as wide as each other).
     const start = pairs.get(list[0]!)!.x0;

@@ -127,6 +127,18 @@ describe("buildBlocks", () => {
     expect(blocks.map((b) => b.text)).toEqual(["Alder Meeting project welcomed volunteers plans for the spring approved library museum visitors reviewed the committee market."]);
   });
 
+  it("keeps paragraphs set 1.5 lines apart whole beside a quotation set closer, and a big letter before a capital apart", () => {
+    const para = (top: number, x: number, pitch: number, lines: string[]) => lines.map((t, i) => run(t, x, top + pitch * i));
+    const blocks = blocksOf([
+      ...para(100, 10, 16.5, ["The first paragraph runs on over three lines set", "one and a half lines apart, as a style sheet with", "line-height 1.5 sets them in a browser."]),
+      ...para(160, 40, 12, ["A quotation set in, its lines single spaced,", "stands closer than the body around it here."]),
+      ...para(195, 10, 16.5, ["The second paragraph runs on over three lines set", "one and a half lines apart, as the first one did,", "and ends here at last."]),
+    ]);
+    expect(blocks.map((b) => b.lines.length)).toEqual([3, 2, 3]);
+    const quiz = blocksOf([run("A", 10, 90, { fontSize: 40, x1: 38, y1: 130 }), run("The parser reads every page and keeps the layout", 44, 96), run("of each block so that citations land on the words.", 44, 108), run("It is the first option here.", 44, 120)]);
+    expect(quiz.map((b) => b.text).join(" ")).not.toMatch(/AThe/);
+  });
+
   it("reads an index entry with the subentries set in under it as one block, the next entry back at the margin", () => {
     const blocks = blocksOf([run("absorption, 73", 10, 100), run("acidity, 33", 10, 112), run("failure, 101", 30, 124), run("cleaning, 27", 30, 136), run("aeration, 63", 10, 148)]);
     expect(blocks.map((b) => b.text)).toEqual(["absorption, 73", "acidity, 33 failure, 101 cleaning, 27", "aeration, 63"]);

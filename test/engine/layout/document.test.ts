@@ -435,6 +435,14 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     expect(finishDocument([two]).find((l) => l.block.text.startsWith("Volunteers"))!.block.kind).toBe("figure-caption");
   });
 
+  it("keeps a month's heading on a report's first page a heading, and body text under a picture text", () => {
+    const laid = finishDocument([page(1, [run("March 2024", 50, 60, { fontSize: 16, bold: true }), run("The month's figures came in above the forecast in every district we serve.", 50, 90, { fontSize: 10 })])]);
+    expect(laid[0]!.block.kind).toBe("title");
+    const p = page(1, [run("The settings page lists every option the parser reads, one a line.", 50, 60, { fontSize: 10 }), run("Right-click the file in the list and choose Open with to pick the program.", 50, 404, { fontSize: 10 })]);
+    p.blocks.push({ x0: 50, y0: 250, x1: 550, y1: 400, lines: [], text: "", fontSize: 0, bold: false, mono: false, kind: "image" });
+    expect(finishDocument([p]).find((l) => l.block.text.startsWith("Right-click"))!.block.kind).toBe("text");
+  });
+
   it("reads a slide's one bulleted point set large as an item, not a heading", () => {
     const laid = finishDocument([page(1, [run("Appendix A", 50, 40, { fontSize: 32 }), run("● Background material for reference", 50, 120, { fontSize: 28 }), run("Body text of the deck at its usual size, long enough.", 50, 300)])]);
     expect(laid.map((l) => l.block.kind)).toEqual(["title", "list", "text"]);

@@ -272,6 +272,17 @@ describe("buildLines: margin notes", () => {
   });
 });
 
+describe("buildLines: clause numbers and version tables", () => {
+  it("cuts a table's version numbers off their cells, the rows having more cells further on", () => {
+    const rows = ["1.1|First public release|2023-01-04", "1.2|Tables keep their headers|2023-06-12", "1.3|Reading order fixed|2024-02-01"].flatMap((r, i) => {
+      const [a, b, c] = r.split("|");
+      return [run(a!, 50, 100 + 14 * i, { x1: 65 }), run(b!, 90, 100 + 14 * i), run(c!, 300, 100 + 14 * i)];
+    });
+    const lines = buildLines(rows).map((l) => l.text);
+    expect(lines.filter((t) => /^1\.\d$/.test(t))).toEqual(["1.1", "1.2", "1.3"]);
+  });
+});
+
 describe("buildLines: keys and their values", () => {
   const texts = (runs: TextRun[]) => buildLines(runs).map((l) => [l.text, l.valueX]);
 

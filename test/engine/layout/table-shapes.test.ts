@@ -221,6 +221,12 @@ describe("findTables: a box of one column", () => {
     expect(findTables(inner.rules, inner.runs, page).tables).toEqual([]);
   });
 
+  it("keeps a one-column table of four rows a table though one of its cells wraps onto three lines", () => {
+    const rules = [100, 116, 164, 180, 196].map((y) => h(y, 40, 300)).concat([v(40, 100, 196), v(300, 100, 196)]);
+    const runs = [run("Requirement", 46, 104), run("The parser reads every page of", 46, 120), run("the document and keeps the layout", 46, 134), run("of each block on the page.", 46, 148), run("Tables keep their cells.", 46, 168), run("Captions link to figures.", 46, 184)];
+    expect(findTables(rules, runs, page).tables.map((t) => [t.rows, t.cols])).toEqual([[4, 1]]);
+  });
+
   it("keeps a one-column table of short rows a table", () => {
     const rules = [h(100, 40, 300), h(116, 40, 300), h(132, 40, 300), h(148, 40, 300), v(40, 100, 148), v(300, 100, 148)];
     const runs = [run("Apples", 46, 104), run("Pears", 46, 120), run("Plums", 46, 136)];

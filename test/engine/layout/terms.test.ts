@@ -22,6 +22,19 @@ describe("joinTerms", () => {
     ]);
   });
 
+  it("leaves a side heading, a capitalised word in bold beside a section opening with a capital, a heading", () => {
+    const side = texts([
+      run("Installation", 40, 100, { bold: true }),
+      run("Unpack the archive into a folder of your choice and run the", 180, 100),
+      run("installer from there as an administrator of the machine.", 180, 113),
+      run("Configuration", 40, 150, { bold: true }),
+      run("The settings live in one file beside the program, read at", 180, 150),
+      run("start and checked again whenever the file changes on disk.", 180, 163),
+    ]);
+    expect(side).toContain("Installation");
+    expect(side).toContain("Configuration");
+  });
+
   it("leaves two columns of an index, or a heading in a page's left column of prose, apart", () => {
     const index = texts([run("absorption, 73", 74, 100), run("maintenance, 71", 300, 100), run("acidity, 33", 74, 130), run("chlorine, 1, 50, 94", 300, 130)]);
     expect(index).toHaveLength(4);
