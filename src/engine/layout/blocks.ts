@@ -109,7 +109,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         if (line.bold !== last.bold || line.mono !== last.mono) continue;
         const ov = overlap(line.x0, line.x1, b.x0, b.x1);
         if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0)) continue;
-        if (!line.mono && (widerSpaced(b, line, tight.get(pitchKey(line)) ?? tight.get(`${Math.round(line.fontSize)}|*`), below(k)) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;
+        if (!line.mono && (widerSpaced(b, line, tight.get(pitchKey(line)) ?? tight.get(pitchKey(line, true)), below(k)) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;
         best = b;
         bestGap = gap;
       }
@@ -161,19 +161,19 @@ function widerSpaced(b: Block, line: Line, tight: number | undefined, next: Line
   return line.y0 - last.y0 - (lower.y0 - upper.y0) > step && line.y1 - last.y1 - (lower.y1 - upper.y1) > step;
 }
 
-/** Where a line's pitch is looked up: its size and where it starts. */
-const pitchKey = (l: Line): string => `${Math.round(l.fontSize)}|${Math.round(l.x0 / 2)}`;
+/** Where a line's pitch is looked up: its size and where it starts (with `anywhere`, its size alone). */
+const pitchKey = (l: Line, anywhere = false): number => Math.round(l.fontSize) * 65536 + (anywhere ? 65535 : Math.min(65534, Math.max(0, Math.round(l.x0 / 2))));
 
 /**
  * The pitch of a page's lines of prose set closest, by size and place (and by size
- * alone, under `size|*`, for places with too few lines of their own): a fifth of the
+ * alone, for places with too few lines of their own: see {@link pitchKey}): a fifth of the
  * way up the pitches between each line of twenty characters or more and the next such
  * line under it starting at its place (within a point), 0.8 to 3 font sizes down, when
  * five pairs or more were found. A paragraph's lines stand at it; paragraphs further
  * apart; a quotation set in stands at its own.
  */
-function tightPitch(sorted: readonly Line[]): Map<string, number> {
-  const pitches = new Map<string, number[]>();
+function tightPitch(sorted: readonly Line[]): Map<number, number> {
+  const pitches = new Map<number, number[]>();
   const prose = (l: Line): boolean => l.text.length >= 20 && !l.mono;
   for (let i = 0; i < sorted.length; i++) {
     const a = sorted[i]!;
@@ -184,7 +184,7 @@ function tightPitch(sorted: readonly Line[]): Map<string, number> {
       if (d < 0.8 * a.fontSize) continue;
       if (d > 3 * a.fontSize) break;
       if (!prose(b) || Math.abs(b.x0 - a.x0) > 1 || Math.abs(b.fontSize - a.fontSize) > 0.1 * a.fontSize) continue;
-      for (const key of [pitchKey(a), `${Math.round(a.fontSize)}|*`]) {
+      for (const key of [pitchKey(a), pitchKey(a, true)]) {
         const list = pitches.get(key);
         if (list) list.push(d);
         else pitches.set(key, [d]);
@@ -192,7 +192,7 @@ function tightPitch(sorted: readonly Line[]): Map<string, number> {
       break;
     }
   }
-  const out = new Map<string, number>();
+  const out = new Map<number, number>();
   for (const [key, list] of pitches) {
     if (list.length < 5) continue;
     list.sort((x, y) => x - y);

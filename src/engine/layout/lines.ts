@@ -343,6 +343,8 @@ const EDGE = 1;
  */
 function marginNoteGaps(rows: readonly Row[], minEm: number): Set<Gap> {
   const out = new Set<Gap>();
+  // Four rows meeting an edge, and one more with the gap.
+  if (rows.length <= GUTTER_ROWS) return out;
   const ends = new Map<number, number>();
   const starts = new Map<number, number>();
   const bump = (m: Map<number, number>, x: number) => m.set(Math.round(x), (m.get(Math.round(x)) ?? 0) + 1);

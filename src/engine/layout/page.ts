@@ -72,9 +72,11 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   classifyBlocks(blocks);
   // Figures carry their labels' lines, for their characters and confidence like any text.
   for (const f of figures) blocks.push({ ...rect(f), lines: f.lines, text: f.text, fontSize: 0, bold: false, mono: false, kind: "image", image: f.image });
+  // OCR confidence only where OCR read the text (a text layer has none to average).
+  const ocr = runs.some((r) => r.confidence !== undefined);
   for (const b of blocks) {
     if (chars) b.chars = blockChars(b);
-    const confidence = ocrConfidence(b);
+    const confidence = ocr ? ocrConfidence(b) : undefined;
     if (confidence !== undefined) b.ocrConfidence = confidence;
     if ((b.kind === "text" || b.kind === "list") && b.lines.some((l) => l.runs.some((r) => r.math))) {
       const objects = inlineFormulas(b);
@@ -82,7 +84,6 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
     }
     b.lines = b.lines.map((l) => ({ ...l, runs: [] }));
   }
-  const ocr = runs.some((r) => r.confidence !== undefined);
   for (const t of tables) {
     const block: Block = { ...rect(t), lines: [], text: tableText(t), fontSize: 0, bold: false, mono: false, kind: "table", table: t };
     const cells = runs.filter((r) => inside(r, t));

@@ -161,10 +161,34 @@ function keyValueShape(row: Row, figures = true): { from: number; at: number } |
  * `INV-2024-0193`; not an address's `Warehouse 3`).
  */
 function keyAndValue(row: Row, from: number, at: number, figures: boolean): boolean {
+  // Asked of a row again and again by the rows around it: worked out once per split.
+  let known = judged.get(row);
+  if (!known) judged.set(row, (known = new Map()));
+  const key = from * 4096 + at;
+  let verdict = known.get(key);
+  if (verdict === undefined) known.set(key, (verdict = judge(row, from, at)));
+  return figures ? verdict === 2 : verdict >= 1;
+}
+
+/** Each row's verdicts by split (`from * 4096 + at`): 0 no, 1 a key and a value, 2 a value mostly figures. */
+const judged = new WeakMap<Row, Map<number, number>>();
+
+/** The verdict of {@link keyAndValue} for one split of a row. */
+function judge(row: Row, from: number, at: number): number {
   // Words counted at the gaps first (two columns of prose have many): no text built.
   let keyWords = 1;
   let valueWords = 1;
-  for (const g of row.gaps) if (g.at > from && g.em > 0.12 && g.at !== at && (g.at < at ? ++keyWords > 5 : ++valueWords > 4)) return false;
+  for (const g of row.gaps) if (g.at > from && g.em > 0.12 && g.at !== at && (g.at < at ? ++keyWords > 5 : ++valueWords > 4)) return 0;
+  // And the spaces inside runs (a writer may set a phrase as one run).
+  const spaces = (a: number, b: number, most: number): boolean => {
+    let n = 0;
+    for (let i = a; i < b; i++) {
+      const t = row.runs[i]!.text.trim();
+      for (let c = t.indexOf(" "); c >= 0; c = t.indexOf(" ", c + 1)) if (++n > most) return false;
+    }
+    return true;
+  };
+  if (!/^\p{L}/u.test(row.runs[from]!.text) || !spaces(from, at, 5 - keyWords) || !spaces(at, row.runs.length, 4 - valueWords)) return 0;
   // Runs may be single glyphs (Chromium): a space only at a gap.
   const text = (a: number, b: number): string => {
     let out = row.runs[a]!.text;
@@ -173,9 +197,10 @@ function keyAndValue(row: Row, from: number, at: number, figures: boolean): bool
   };
   const key = text(from, at);
   const value = text(at, row.runs.length);
-  if (!KEY.test(key) || key.split(" ").length > 5 || value.split(" ").length > 4) return false;
+  if (!KEY.test(key) || key.split(" ").length > 5 || value.split(" ").length > 4) return 0;
   const digits = value.replace(/\D/g, "").length;
-  return digits > 0 && (!figures || 2 * digits >= value.replace(/[^\p{L}\p{N}]/gu, "").length);
+  if (digits === 0) return 0;
+  return 2 * digits >= value.replace(/[^\p{L}\p{N}]/gu, "").length ? 2 : 1;
 }
 
 /**
