@@ -9,6 +9,9 @@ export { FIGURE_CAPTION, TABLE_CAPTION };
 /** Dot leaders, as in a table of contents: `Introduction . . . . 7`. */
 export const DOT_LEADER = /(?:\.\s?){5,}\s*\S*$/;
 
+/** A numbered heading's start: `2.1 Scope`, `第3章`, `三、`, `Chapter 4`, `Appendix A`. */
+export const NUMBERED_HEADING = /^(?:\d+(?:\.\d+)*\.?\s+\S|第[一二三四五六七八九十百千\d]+[章节部分篇条]|[一二三四五六七八九十]+、|(?:chapter|section|part|appendix)\s+[\dA-Z]+)/i;
+
 /** Share of a block's characters in math fonts or math symbols. */
 function mathShare(lines: readonly Line[]): number {
   let n = 0;

@@ -1,9 +1,14 @@
-import { countDirection, hasRtl, rtlWins } from "./bidi.js";
-import { DOT_LEADER, FIGURE_CAPTION, TABLE_CAPTION, assignListLevels } from "./classify.js";
+/**
+ * The document-wide pass over laid-out pages ({@link finishDocument}), with headings and
+ * caption links; running text is in `running.ts`, continuations in `continuations.ts`.
+ */
+import { DOT_LEADER, NUMBERED_HEADING, assignListLevels } from "./classify.js";
+import { bodySize } from "./body-size.js";
+import { CAME_FROM, GOES_ON, markContinuations } from "./continuations.js";
 import type { Frame } from "./frame.js";
-import { noteNumber } from "./row-joins.js";
+import { markRunning } from "./running.js";
 import { joinTableHeads } from "./table-heads.js";
-import { isCjk, lineCount, type Block, type BlockKind, type GridTable } from "./types.js";
+import { isCjk, lineCount, type Block } from "./types.js";
 
 /** One page after page-level layout: blocks already in reading order. */
 export interface PageLayout {
@@ -39,13 +44,8 @@ export interface DocumentOptions {
   marginShare?: number;
 }
 
-const PAGE_NUMBER =
-  /^(?:(?:page|p\.|seite|página)\s*)?[-–—]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-–—]?(?:\s*(?:of|\/|von|de)\s*\d{1,4})?$|^第\s*\d{1,4}\s*页(?:\s*[,，/]?\s*共\s*\d{1,4}\s*页)?$|^\d{1,4}\s*\/\s*\d{1,4}$/i;
-const NUMBERED_HEADING = /^(?:\d+(?:\.\d+)*\.?\s+\S|第[一二三四五六七八九十百千\d]+[章节部分篇条]|[一二三四五六七八九十]+、|(?:chapter|section|part|appendix)\s+[\dA-Z]+)/i;
-const TERMINAL = /[.!?。！？:：;；؟؛۔"”’)）\]]$/;
 /** Text wrapped in quotation marks, a full stop or the like after it. */
 const QUOTED = /^["\u201c\u201e\u00ab].*["\u201d\u00bb][.!?]?$/su;
-const normalise = (s: string): string => s.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ").trim();
 const outlineKey = (s: string): string => s.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "");
 
 /**
@@ -87,189 +87,6 @@ export function finishDocument(pages: readonly PageLayout[], outline: readonly O
   markContinuations(pages, out, indexOf);
   return out;
 }
-
-const flowKinds = new Set<BlockKind>(["text", "list", "title", "table", "code", "formula", "image", "figure-caption", "table-caption"]);
-
-/**
- * The body text size: the most common font size of prose, list items and table cells, by
- * characters (on a slide of a title and a table, the table's text is the body).
- */
-function bodySize(pages: readonly PageLayout[]): number {
-  const sizes = new Map<number, number>();
-  for (const p of pages) {
-    for (const b of p.blocks) {
-      const size = b.kind === "text" || b.kind === "list" ? b.fontSize : b.kind === "table" ? (b.cellSize ?? 0) : 0;
-      if (size > 0) sizes.set(size, (sizes.get(size) ?? 0) + b.text.length);
-    }
-  }
-  let body = 0;
-  let best = -1;
-  for (const [size, n] of sizes) if (n > best) [body, best] = [size, n];
-  return body;
-}
-
-/** Appends `value` to the list under `key`. */
-function collect<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-/**
- * Running text set further in than the margin zone (LaTeX's article class puts the page
- * number a sixth of the page up, a report's running head and number an eighth down): the
- * first row of blocks of a page, or its last, in the outer quarter and no larger than
- * body text, unless running text was found nearer the edge. A lone number there that
- * counts up with the pages, or other text found again in the same slot (digits aside),
- * on `minPages` pages (two at least) is a page number, or a header or footer; so is one
- * line in one slot on most pages (three at least), whatever it says; in a
- * document of one or two pages, a lone number there that is its page's number is one. Chapter
- * titles that open pages are larger, bold or numbered (`Chapter 2` with no page number
- * beside it), so they stay titles.
- */
-function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: number): void {
-  const numbers = new Map<string, { page: number; block: Block }[]>();
-  const texts = new Map<string, { page: number; block: Block }[]>();
-  const slots = new Map<string, { page: number; block: Block }[]>();
-  // `12`, `- 12 -`, or a front matter's `v` (its value: `v` on page 5 counts with it).
-  const pageNo = (b: Block): RegExpExecArray | null => /^[-\u2013\u2014]?\s*(\d{1,4}|[ivxl]{1,6})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
-  for (const p of pages) {
-    const free = p.blocks.filter((b) => b.kind === "text");
-    if (free.length === 0) continue;
-    const first = free.reduce((a, b) => (b.y0 < a.y0 ? b : a));
-    const last = free.reduce((a, b) => (b.y1 > a.y1 ? b : a));
-    // Running text already found nearer the edge: what follows it is the page's content.
-    const furniture = p.blocks.filter((b) => b.kind === "header" || b.kind === "footer" || b.kind === "page-number");
-    const rows = [
-      ["top", furniture.some((b) => b.y1 <= first.y0) ? [] : free.filter((b) => b.y0 < first.y1 && b.y1 <= 0.25 * p.height)],
-      ["bottom", furniture.some((b) => b.y0 >= last.y1) ? [] : free.filter((b) => b.y1 > last.y0 && b.y0 >= 0.75 * p.height)],
-    ] as const;
-    for (const [zone, row] of rows) {
-      const numbered = row.some((b) => pageNo(b));
-      for (const b of row) {
-        if (b.fontSize > 1.05 * body) continue;
-        const m = pageNo(b);
-        if (m) {
-          const n = /^\d/.test(m[1]!) ? Number(m[1]) : (noteNumber(m[1]!) ?? NaN);
-          collect(numbers, `${zone}|${n - p.number}`, { page: p.number, block: b });
-          continue;
-        }
-        // A bold line, or a numbered one (`Chapter 2`, `Exercise 3`) with no page number
-        // beside it, opens the page's content; running heads sit in one slot.
-        if (b.bold || (!numbered && NUMBERED_HEADING.test(b.text.trim()))) continue;
-        collect(texts, `${zone}|${Math.round(b.y0 / 2)}|${normalise(b.text)}`, { page: p.number, block: b });
-        if (lineCount(b) === 1 && standsApart(b, zone, free)) collect(slots, `${zone}|${Math.round(b.y0 / 2)}|${Math.round(b.fontSize * 2)}`, { page: p.number, block: b });
-      }
-    }
-  }
-  const enough = Math.max(2, minPages);
-  const onPages = (found: readonly { page: number }[]): number => new Set(found.map((f) => f.page)).size;
-  // A document of a page or two has no run to count: its own page's number, alone there, is enough.
-  // Once the pages' own numbers are confirmed in one place, a lone one elsewhere (at the
-  // foot of a chapter's first page, the others at the head) is one too.
-  const own = [...numbers].some(([key, found]) => key.endsWith("|0") && onPages(found) >= enough);
-  for (const [key, found] of numbers) if (onPages(found) >= ((pages.length <= 2 || own) && key.endsWith("|0") ? 1 : enough)) for (const f of found) f.block.kind = "page-number";
-  for (const [key, found] of texts) {
-    if (onPages(found) < enough) continue;
-    for (const f of found) f.block.kind = key.startsWith("top") ? "header" : "footer";
-  }
-  // A running head whose wording changes with every chapter and side (`Introduction —
-  // Revision 4`, `Pump Station Operator Manual — Introduction`): one line in one slot on
-  // most pages.
-  const most = Math.max(3, Math.ceil(0.6 * pages.length));
-  for (const [key, found] of slots) {
-    if (onPages(found) < most) continue;
-    for (const f of found) if (f.block.kind === "text") f.block.kind = key.startsWith("top") ? "header" : "footer";
-  }
-}
-
-/**
- * Whether a block at the top (bottom) of its page stands apart from the text under (over)
- * it: a gap half as wide again as the usual gap between the page's other blocks (a
- * transcript's first line, one paragraph of many alike, does not).
- */
-function standsApart(b: Block, zone: "top" | "bottom", blocks: readonly Block[]): boolean {
-  const sorted = blocks.filter((o) => o !== b).sort((a, c) => a.y0 - c.y0);
-  const gaps: number[] = [];
-  for (let i = 1; i < sorted.length; i++) if (sorted[i]!.y0 > sorted[i - 1]!.y1) gaps.push(sorted[i]!.y0 - sorted[i - 1]!.y1);
-  gaps.sort((a, c) => a - c);
-  const usual = gaps.length ? gaps[Math.floor(gaps.length / 2)]! : 0;
-  let gap = Infinity;
-  for (const o of blocks) {
-    if (o === b) continue;
-    const d = zone === "top" ? o.y0 - b.y1 : b.y0 - o.y1;
-    if (d > -1 && d < gap) gap = d;
-  }
-  return gap > 1.5 * usual && gap > 0.5 * (b.y1 - b.y0);
-}
-
-/** Repeated text in the top/bottom margins → header / footer; lone numbers there → page number. */
-function markRunning(pages: readonly PageLayout[], share: number): void {
-  const counts = new Map<string, Set<number>>();
-  // The texts under each key: digits aside alike, themselves alike or not.
-  const wordings = new Map<string, Set<string>>();
-  const zone = (p: PageLayout, b: Block): "top" | "bottom" | undefined =>
-    b.y1 <= p.height * share ? "top" : b.y0 >= p.height * (1 - share) ? "bottom" : undefined;
-  for (const p of pages) {
-    for (const b of p.blocks) {
-      if (b.kind === "table" || b.kind === "image") continue;
-      const z = zone(p, b);
-      if (!z) continue;
-      const key = `${z}|${normalise(b.text)}`;
-      let set = counts.get(key);
-      if (!set) counts.set(key, (set = new Set()));
-      set.add(p.number);
-      let said = wordings.get(key);
-      if (!said) wordings.set(key, (said = new Set()));
-      said.add(b.text.trim());
-    }
-  }
-  // Running text repeats on 40 % of pages, or on 3 (chapter headers change by chapter).
-  const minPages = pages.length <= 2 ? 2 : Math.max(2, Math.min(3, Math.ceil(pages.length * 0.4)));
-  // Set half as large again as the body and numbered apart, it is a title repeated (a
-  // deck's slides titled alike but for a number), not running text; a letterhead says
-  // the same on every page. (The body is measured before any running text is set aside:
-  // on a slide of a title and a table, the footers are most of it.)
-  const body = bodySize(pages);
-  for (const p of pages) {
-    for (const b of p.blocks) {
-      if (b.kind === "table" || b.kind === "image") continue;
-      const z = zone(p, b);
-      if (!z) continue;
-      const text = b.text.trim();
-      const key = `${z}|${normalise(text)}`;
-      if (PAGE_NUMBER.test(text)) b.kind = "page-number";
-      else if (body > 0 && b.fontSize >= 1.5 * body && (wordings.get(key)?.size ?? 0) > 1) continue;
-      else if ((counts.get(key)?.size ?? 0) >= minPages) b.kind = z === "top" ? "header" : "footer";
-    }
-  }
-  markDeepRunning(pages, minPages, body);
-  // Running text whose wording changes (chapter titles in headers) still sits where the
-  // confirmed running text sits, in the same size: same slot on 3+ pages → same kind. A
-  // slot may lie lower than the zone (LaTeX's report class sets its head an eighth of the
-  // page down), so one line in the page's outer quarter is enough: body text does not
-  // start in the running head's exact place and size.
-  const slot = (b: Block): string => `${Math.round(b.y0)}|${Math.round(b.fontSize * 2)}`;
-  const slots = new Map<string, { kind: BlockKind; pages: Set<number> }>();
-  for (const p of pages) {
-    for (const b of p.blocks) {
-      if (b.kind !== "header" && b.kind !== "footer") continue;
-      const key = slot(b);
-      let entry = slots.get(key);
-      if (!entry) slots.set(key, (entry = { kind: b.kind, pages: new Set() }));
-      entry.pages.add(p.number);
-    }
-  }
-  for (const p of pages) {
-    for (const b of p.blocks) {
-      // A numbered section's head (`1.3. STORAGE TANKS`) may have been read as an item.
-      if ((b.kind !== "text" && b.kind !== "list") || lineCount(b) !== 1 || (b.y1 > 0.25 * p.height && b.y0 < 0.75 * p.height)) continue;
-      const entry = slots.get(slot(b));
-      if (entry && entry.pages.size >= 3) b.kind = entry.kind;
-    }
-  }
-}
-
 /** Titles: larger or bold short blocks, levels by style rank; the outline overrides. */
 function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEntry[]): void {
   const body = bodySize(pages);
@@ -462,135 +279,4 @@ function linkCaptions(pages: readonly PageLayout[]): void {
       }
     }
   }
-}
-
-/** Whether `b` reads as the rest of a sentence that `a` left open. */
-function continuesText(a: Block, b: Block): boolean {
-  if ((a.kind !== "text" && a.kind !== "list") || b.kind !== "text") return false;
-  const end = a.text.trimEnd();
-  const start = b.text.trimStart();
-  if (!end || !start || TERMINAL.test(end)) return false;
-  const first = start[0]!;
-  // A note numbered in lower-case roman (`iv See the log book`) starts afresh.
-  if (/^(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})\s+\p{Lu}/u.test(start)) return false;
-  // Scripts without case (CJK, Hebrew, Arabic): an open sentence is enough.
-  // A word broken at its hyphen goes on in anything but a block all in capitals (a
-  // running head not found as such: `CHAPTER 1. PUMPS`; `non-` + `EU citizens` goes on).
-  return /\p{Ll}/u.test(first) || isCjk(first) || hasRtl(first) || /[,，、،]$/.test(end) || (end.endsWith("-") && /\p{Ll}/u.test(start));
-}
-
-/**
- * Whether `b` starts a new column after `a`: above where `a` ends, and to its right (to
- * its left when `a` reads right to left). A paragraph filling a whole column starts as
- * high as the next column does.
- */
-function nextColumn(a: Block, b: Block): boolean {
-  if (b.y0 >= a.y1 - a.fontSize) return false;
-  if (b.x0 >= a.x1 - 2) return true;
-  return b.x1 <= a.x0 + 2 && hasRtl(a.text) && rtlWins(countDirection(a.text));
-}
-
-/** A caption that says a table goes on: `Table 2 (continued)`, `Tabelle 2 (Fortsetzung)`. */
-const CONTINUED = /continu|cont\.|fortsetzung|suite|segue|vervolg/i;
-
-/** Whether a caption of its own (not a "continued" one) comes before a table on its page: a new table. */
-function captionedAnew(p: PageLayout, table: Block): boolean {
-  for (const b of p.blocks) {
-    if (b === table) return false;
-    if (b.kind === "table-caption" && !CONTINUED.test(b.text)) return true;
-  }
-  return false;
-}
-
-/** A table's row as text, to tell a repeated header. */
-const rowText = (t: GridTable, row: number): string =>
-  t.cells
-    .filter((c) => c.row === row)
-    .map((c) => c.text.trim())
-    .join("\t");
-
-/** A table's first three rows as text: where a header repeated overleaf may stand. */
-const headRows = (t: GridTable): string[] => [1, 2, 3].filter((r) => r <= t.rows).map((r) => rowText(t, r));
-
-function markContinuations(pages: readonly PageLayout[], out: LaidElement[], indexOf: Map<Block, number>): void {
-  const body = bodySize(pages);
-  // Blocks some later block already goes on from (at a column break).
-  const continued = new Set<Block>();
-  let tails: Block[] = [];
-  let prevPage: PageLayout | undefined;
-  for (const p of pages) {
-    const flow = p.blocks.filter((b) => flowKinds.has(b.kind) && !FIGURE_CAPTION.test(b.text) && !TABLE_CAPTION.test(b.text));
-    // Floats set at the top of the page (a full-width figure, a captioned table) and
-    // margin notes come before the text that goes on from the last page.
-    const first = flow.find((b) => !(b.note || CAME_FROM.test(b.text.trim()) || b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || (b.kind === "table" && captionedAnew(p, b))));
-    if (prevPage && first) {
-      for (const prevLast of tails) {
-        // A table goes on from one reaching the page's foot or saying it goes on (not from
-        // another sheet's table, ending higher up, set like it).
-        const tableGoesOn =
-          prevLast.kind === "table" &&
-          first.kind === "table" &&
-          (prevLast.y1 >= 0.75 * prevPage.height || prevPage.blocks.some((b) => b.y0 >= prevLast.y1 && GOES_ON.test(b.text.trim()))) &&
-          !captionedAnew(p, first) &&
-          prevLast.table?.cols === first.table?.cols &&
-          Math.abs(prevLast.x0 - first.x0) < 0.05 * p.width;
-        // A listing cut at the page foot goes on at the next page's head, at its place.
-        const codeGoesOn = prevLast.kind === "code" && first.kind === "code" && prevLast.y1 >= 0.75 * prevPage.height && first.y0 <= 0.25 * p.height && Math.abs(prevLast.x0 - first.x0) < 2 * first.fontSize;
-        if (!tableGoesOn && !codeGoesOn && !continuesText(prevLast, first)) continue;
-        out[indexOf.get(first)!]!.continuationOf = indexOf.get(prevLast)!;
-        // A table going on without its header repeated starts with a body row. The header
-        // may be the table's second or third row, under a title set in its grid.
-        if (tableGoesOn && !headRows(prevLast.table!).includes(rowText(first.table!, 1))) first.table!.headerRows = 0;
-        break;
-      }
-    }
-    // Column breaks: the next block starts higher up, in the next column.
-    for (let i = 0; i + 1 < flow.length; i++) {
-      const a = flow[i]!;
-      const b = flow[i + 1]!;
-      if (nextColumn(a, b) && continuesText(a, b)) {
-        out[indexOf.get(b)!]!.continuationOf = indexOf.get(a)!;
-        continued.add(a);
-      }
-    }
-    if (flow.length) {
-      tails = pageTails(p, flow, body, continued);
-      prevPage = p;
-    }
-  }
-}
-
-/** A note that a table or text goes on overleaf: `Continued on next page`, `(continued)`. */
-const GOES_ON = /^\(?(?:continued(?: on (?:the )?next page| on page \d{1,4})?|continued overleaf|cont(?:inued|'d|\.)(?: on p(?:age|\.)? ?\d{1,4})?|(?:see|turn to) page \d{1,4}|suite au verso|fortsetzung (?:auf der )?n[aä]chste[nr]? seite)\)?[.…]*$/i;
-
-/** A jump line opening the rest of an article: `Bridge, continued from page 1`, `From page 1`. */
-const CAME_FROM = /^(?:.{0,60}?,?\s*)?(?:continued|cont(?:inued|'d|\.)) from (?:p(?:age|\.)? ?)?\d{1,4}[.…]*$|^from page \d{1,4}[.…]*$/i;
-
-/**
- * The blocks a page's text may go on from, most likely first: the last in reading order
- * once footnotes (type smaller than the body's), a `Continued on next page` note, margin
- * notes and floats at the page foot are set aside; the text before a captioned table ending the
- * page (a bottom float); then the lowest block of text, when that is
- * another (the main column's paragraph, read before a sidebar ending higher up) and no
- * column break already goes on from it.
- */
-function pageTails(p: PageLayout, flow: readonly Block[], body: number, continued: ReadonlySet<Block>): Block[] {
-  let i = flow.length - 1;
-  const aside = (b: Block): boolean =>
-    b.note === true || b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || GOES_ON.test(b.text.trim()) || ((b.kind === "text" || b.kind === "list") && body > 0 && b.fontSize <= 0.9 * body && b.y0 >= 0.5 * p.height);
-  while (i > 0 && aside(flow[i]!)) i--;
-  const tail = flow[i]!;
-  const text = (b: Block): boolean => (b.kind === "text" || b.kind === "list") && !aside(b) && !continued.has(b);
-  const tails = [tail];
-  // A captioned table at the page foot is a float (LaTeX sets bottom floats under the
-  // footnotes): the text read before it may go on overleaf as well as the table.
-  if (tail.kind === "table" && captionedAnew(p, tail)) {
-    let j = i - 1;
-    while (j >= 0 && !text(flow[j]!)) j--;
-    if (j >= 0) tails.push(flow[j]!);
-  }
-  let lowest: Block | undefined;
-  for (const b of flow) if (text(b) && (!lowest || b.y1 > lowest.y1)) lowest = b;
-  if (lowest && !tails.includes(lowest) && lowest.y1 > tail.y1) tails.push(lowest);
-  return tails;
 }

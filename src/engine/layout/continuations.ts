@@ -1,0 +1,149 @@
+/**
+ * Continuations across page and column breaks: text that goes on from a sentence left
+ * open, a table or code listing cut at the page foot, and the notes that say so
+ * (`Continued on next page`, `continued from page 1`).
+ */
+import { countDirection, hasRtl, rtlWins } from "./bidi.js";
+import { bodySize } from "./body-size.js";
+import { FIGURE_CAPTION, TABLE_CAPTION } from "./classify.js";
+import type { LaidElement, PageLayout } from "./document.js";
+import { isCjk, type Block, type BlockKind, type GridTable } from "./types.js";
+
+const TERMINAL = /[.!?。！？:：;；؟؛۔"”’)）\]]$/;
+
+const flowKinds = new Set<BlockKind>(["text", "list", "title", "table", "code", "formula", "image", "figure-caption", "table-caption"]);
+
+/** Whether `b` reads as the rest of a sentence that `a` left open. */
+function continuesText(a: Block, b: Block): boolean {
+  if ((a.kind !== "text" && a.kind !== "list") || b.kind !== "text") return false;
+  const end = a.text.trimEnd();
+  const start = b.text.trimStart();
+  if (!end || !start || TERMINAL.test(end)) return false;
+  const first = start[0]!;
+  // A note numbered in lower-case roman (`iv See the log book`) starts afresh.
+  if (/^(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})\s+\p{Lu}/u.test(start)) return false;
+  // Scripts without case (CJK, Hebrew, Arabic): an open sentence is enough.
+  // A word broken at its hyphen goes on in anything but a block all in capitals (a
+  // running head not found as such: `CHAPTER 1. PUMPS`; `non-` + `EU citizens` goes on).
+  return /\p{Ll}/u.test(first) || isCjk(first) || hasRtl(first) || /[,，、،]$/.test(end) || (end.endsWith("-") && /\p{Ll}/u.test(start));
+}
+
+/**
+ * Whether `b` starts a new column after `a`: above where `a` ends, and to its right (to
+ * its left when `a` reads right to left). A paragraph filling a whole column starts as
+ * high as the next column does.
+ */
+function nextColumn(a: Block, b: Block): boolean {
+  if (b.y0 >= a.y1 - a.fontSize) return false;
+  if (b.x0 >= a.x1 - 2) return true;
+  return b.x1 <= a.x0 + 2 && hasRtl(a.text) && rtlWins(countDirection(a.text));
+}
+
+/** A caption that says a table goes on: `Table 2 (continued)`, `Tabelle 2 (Fortsetzung)`. */
+const CONTINUED = /continu|cont\.|fortsetzung|suite|segue|vervolg/i;
+
+/** Whether a caption of its own (not a "continued" one) comes before a table on its page: a new table. */
+function captionedAnew(p: PageLayout, table: Block): boolean {
+  for (const b of p.blocks) {
+    if (b === table) return false;
+    if (b.kind === "table-caption" && !CONTINUED.test(b.text)) return true;
+  }
+  return false;
+}
+
+/** A table's row as text, to tell a repeated header. */
+const rowText = (t: GridTable, row: number): string =>
+  t.cells
+    .filter((c) => c.row === row)
+    .map((c) => c.text.trim())
+    .join("\t");
+
+/** A table's first three rows as text: where a header repeated overleaf may stand. */
+const headRows = (t: GridTable): string[] => [1, 2, 3].filter((r) => r <= t.rows).map((r) => rowText(t, r));
+
+/**
+ * Sets `continuationOf` on each block that goes on from another across a page or column
+ * break; a table going on without its header repeated starts with a body row.
+ */
+export function markContinuations(pages: readonly PageLayout[], out: LaidElement[], indexOf: Map<Block, number>): void {
+  const body = bodySize(pages);
+  // Blocks some later block already goes on from (at a column break).
+  const continued = new Set<Block>();
+  let tails: Block[] = [];
+  let prevPage: PageLayout | undefined;
+  for (const p of pages) {
+    const flow = p.blocks.filter((b) => flowKinds.has(b.kind) && !FIGURE_CAPTION.test(b.text) && !TABLE_CAPTION.test(b.text));
+    // Floats set at the top of the page (a full-width figure, a captioned table) and
+    // margin notes come before the text that goes on from the last page.
+    const first = flow.find((b) => !(b.note || CAME_FROM.test(b.text.trim()) || b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || (b.kind === "table" && captionedAnew(p, b))));
+    if (prevPage && first) {
+      for (const prevLast of tails) {
+        // A table goes on from one reaching the page's foot or saying it goes on (not from
+        // another sheet's table, ending higher up, set like it).
+        const tableGoesOn =
+          prevLast.kind === "table" &&
+          first.kind === "table" &&
+          (prevLast.y1 >= 0.75 * prevPage.height || prevPage.blocks.some((b) => b.y0 >= prevLast.y1 && GOES_ON.test(b.text.trim()))) &&
+          !captionedAnew(p, first) &&
+          prevLast.table?.cols === first.table?.cols &&
+          Math.abs(prevLast.x0 - first.x0) < 0.05 * p.width;
+        // A listing cut at the page foot goes on at the next page's head, at its place.
+        const codeGoesOn = prevLast.kind === "code" && first.kind === "code" && prevLast.y1 >= 0.75 * prevPage.height && first.y0 <= 0.25 * p.height && Math.abs(prevLast.x0 - first.x0) < 2 * first.fontSize;
+        if (!tableGoesOn && !codeGoesOn && !continuesText(prevLast, first)) continue;
+        out[indexOf.get(first)!]!.continuationOf = indexOf.get(prevLast)!;
+        // A table going on without its header repeated starts with a body row. The header
+        // may be the table's second or third row, under a title set in its grid.
+        if (tableGoesOn && !headRows(prevLast.table!).includes(rowText(first.table!, 1))) first.table!.headerRows = 0;
+        break;
+      }
+    }
+    // Column breaks: the next block starts higher up, in the next column.
+    for (let i = 0; i + 1 < flow.length; i++) {
+      const a = flow[i]!;
+      const b = flow[i + 1]!;
+      if (nextColumn(a, b) && continuesText(a, b)) {
+        out[indexOf.get(b)!]!.continuationOf = indexOf.get(a)!;
+        continued.add(a);
+      }
+    }
+    if (flow.length) {
+      tails = pageTails(p, flow, body, continued);
+      prevPage = p;
+    }
+  }
+}
+
+/** A note that a table or text goes on overleaf: `Continued on next page`, `(continued)`. */
+export const GOES_ON = /^\(?(?:continued(?: on (?:the )?next page| on page \d{1,4})?|continued overleaf|cont(?:inued|'d|\.)(?: on p(?:age|\.)? ?\d{1,4})?|(?:see|turn to) page \d{1,4}|suite au verso|fortsetzung (?:auf der )?n[aä]chste[nr]? seite)\)?[.…]*$/i;
+
+/** A jump line opening the rest of an article: `Bridge, continued from page 1`, `From page 1`. */
+export const CAME_FROM = /^(?:.{0,60}?,?\s*)?(?:continued|cont(?:inued|'d|\.)) from (?:p(?:age|\.)? ?)?\d{1,4}[.…]*$|^from page \d{1,4}[.…]*$/i;
+
+/**
+ * The blocks a page's text may go on from, most likely first: the last in reading order
+ * once footnotes (type smaller than the body's), a `Continued on next page` note, margin
+ * notes and floats at the page foot are set aside; the text before a captioned table ending the
+ * page (a bottom float); then the lowest block of text, when that is
+ * another (the main column's paragraph, read before a sidebar ending higher up) and no
+ * column break already goes on from it.
+ */
+function pageTails(p: PageLayout, flow: readonly Block[], body: number, continued: ReadonlySet<Block>): Block[] {
+  let i = flow.length - 1;
+  const aside = (b: Block): boolean =>
+    b.note === true || b.kind === "image" || b.kind === "figure-caption" || b.kind === "table-caption" || GOES_ON.test(b.text.trim()) || ((b.kind === "text" || b.kind === "list") && body > 0 && b.fontSize <= 0.9 * body && b.y0 >= 0.5 * p.height);
+  while (i > 0 && aside(flow[i]!)) i--;
+  const tail = flow[i]!;
+  const text = (b: Block): boolean => (b.kind === "text" || b.kind === "list") && !aside(b) && !continued.has(b);
+  const tails = [tail];
+  // A captioned table at the page foot is a float (LaTeX sets bottom floats under the
+  // footnotes): the text read before it may go on overleaf as well as the table.
+  if (tail.kind === "table" && captionedAnew(p, tail)) {
+    let j = i - 1;
+    while (j >= 0 && !text(flow[j]!)) j--;
+    if (j >= 0) tails.push(flow[j]!);
+  }
+  let lowest: Block | undefined;
+  for (const b of flow) if (text(b) && (!lowest || b.y1 > lowest.y1)) lowest = b;
+  if (lowest && !tails.includes(lowest) && lowest.y1 > tail.y1) tails.push(lowest);
+  return tails;
+}

@@ -1,0 +1,175 @@
+/**
+ * Running text: headers, footers and page numbers, found as text repeated in the margins
+ * across pages, in one slot page after page, or set a little further in than the margin.
+ */
+import { NUMBERED_HEADING } from "./classify.js";
+import type { PageLayout } from "./document.js";
+import { bodySize } from "./body-size.js";
+import { noteNumber } from "./row-joins.js";
+import { lineCount, type Block, type BlockKind } from "./types.js";
+
+const PAGE_NUMBER =
+  /^(?:(?:page|p\.|seite|página)\s*)?[-–—]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-–—]?(?:\s*(?:of|\/|von|de)\s*\d{1,4})?$|^第\s*\d{1,4}\s*页(?:\s*[,，/]?\s*共\s*\d{1,4}\s*页)?$|^\d{1,4}\s*\/\s*\d{1,4}$/i;
+const normalise = (s: string): string => s.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ").trim();
+
+/** Appends `value` to the list under `key`. */
+function collect<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/**
+ * Running text set further in than the margin zone (LaTeX's article class puts the page
+ * number a sixth of the page up, a report's running head and number an eighth down): the
+ * first row of blocks of a page, or its last, in the outer quarter and no larger than
+ * body text, unless running text was found nearer the edge. A lone number there that
+ * counts up with the pages, or other text found again in the same slot (digits aside),
+ * on `minPages` pages (two at least) is a page number, or a header or footer; so is one
+ * line in one slot on most pages (three at least), whatever it says; in a
+ * document of one or two pages, a lone number there that is its page's number is one. Chapter
+ * titles that open pages are larger, bold or numbered (`Chapter 2` with no page number
+ * beside it), so they stay titles.
+ */
+function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: number): void {
+  const numbers = new Map<string, { page: number; block: Block }[]>();
+  const texts = new Map<string, { page: number; block: Block }[]>();
+  const slots = new Map<string, { page: number; block: Block }[]>();
+  // `12`, `- 12 -`, or a front matter's `v` (its value: `v` on page 5 counts with it).
+  const pageNo = (b: Block): RegExpExecArray | null => /^[-\u2013\u2014]?\s*(\d{1,4}|[ivxl]{1,6})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
+  for (const p of pages) {
+    const free = p.blocks.filter((b) => b.kind === "text");
+    if (free.length === 0) continue;
+    const first = free.reduce((a, b) => (b.y0 < a.y0 ? b : a));
+    const last = free.reduce((a, b) => (b.y1 > a.y1 ? b : a));
+    // Running text already found nearer the edge: what follows it is the page's content.
+    const furniture = p.blocks.filter((b) => b.kind === "header" || b.kind === "footer" || b.kind === "page-number");
+    const rows = [
+      ["top", furniture.some((b) => b.y1 <= first.y0) ? [] : free.filter((b) => b.y0 < first.y1 && b.y1 <= 0.25 * p.height)],
+      ["bottom", furniture.some((b) => b.y0 >= last.y1) ? [] : free.filter((b) => b.y1 > last.y0 && b.y0 >= 0.75 * p.height)],
+    ] as const;
+    for (const [zone, row] of rows) {
+      const numbered = row.some((b) => pageNo(b));
+      for (const b of row) {
+        if (b.fontSize > 1.05 * body) continue;
+        const m = pageNo(b);
+        if (m) {
+          const n = /^\d/.test(m[1]!) ? Number(m[1]) : (noteNumber(m[1]!) ?? NaN);
+          collect(numbers, `${zone}|${n - p.number}`, { page: p.number, block: b });
+          continue;
+        }
+        // A bold line, or a numbered one (`Chapter 2`, `Exercise 3`) with no page number
+        // beside it, opens the page's content; running heads sit in one slot.
+        if (b.bold || (!numbered && NUMBERED_HEADING.test(b.text.trim()))) continue;
+        collect(texts, `${zone}|${Math.round(b.y0 / 2)}|${normalise(b.text)}`, { page: p.number, block: b });
+        if (lineCount(b) === 1 && standsApart(b, zone, free)) collect(slots, `${zone}|${Math.round(b.y0 / 2)}|${Math.round(b.fontSize * 2)}`, { page: p.number, block: b });
+      }
+    }
+  }
+  const enough = Math.max(2, minPages);
+  const onPages = (found: readonly { page: number }[]): number => new Set(found.map((f) => f.page)).size;
+  // A document of a page or two has no run to count: its own page's number, alone there, is enough.
+  // Once the pages' own numbers are confirmed in one place, a lone one elsewhere (at the
+  // foot of a chapter's first page, the others at the head) is one too.
+  const own = [...numbers].some(([key, found]) => key.endsWith("|0") && onPages(found) >= enough);
+  for (const [key, found] of numbers) if (onPages(found) >= ((pages.length <= 2 || own) && key.endsWith("|0") ? 1 : enough)) for (const f of found) f.block.kind = "page-number";
+  for (const [key, found] of texts) {
+    if (onPages(found) < enough) continue;
+    for (const f of found) f.block.kind = key.startsWith("top") ? "header" : "footer";
+  }
+  // A running head whose wording changes with every chapter and side (`Introduction —
+  // Revision 4`, `Pump Station Operator Manual — Introduction`): one line in one slot on
+  // most pages.
+  const most = Math.max(3, Math.ceil(0.6 * pages.length));
+  for (const [key, found] of slots) {
+    if (onPages(found) < most) continue;
+    for (const f of found) if (f.block.kind === "text") f.block.kind = key.startsWith("top") ? "header" : "footer";
+  }
+}
+
+/**
+ * Whether a block at the top (bottom) of its page stands apart from the text under (over)
+ * it: a gap half as wide again as the usual gap between the page's other blocks (a
+ * transcript's first line, one paragraph of many alike, does not).
+ */
+function standsApart(b: Block, zone: "top" | "bottom", blocks: readonly Block[]): boolean {
+  const sorted = blocks.filter((o) => o !== b).sort((a, c) => a.y0 - c.y0);
+  const gaps: number[] = [];
+  for (let i = 1; i < sorted.length; i++) if (sorted[i]!.y0 > sorted[i - 1]!.y1) gaps.push(sorted[i]!.y0 - sorted[i - 1]!.y1);
+  gaps.sort((a, c) => a - c);
+  const usual = gaps.length ? gaps[Math.floor(gaps.length / 2)]! : 0;
+  let gap = Infinity;
+  for (const o of blocks) {
+    if (o === b) continue;
+    const d = zone === "top" ? o.y0 - b.y1 : b.y0 - o.y1;
+    if (d > -1 && d < gap) gap = d;
+  }
+  return gap > 1.5 * usual && gap > 0.5 * (b.y1 - b.y0);
+}
+
+/** Repeated text in the top/bottom margins → header / footer; lone numbers there → page number. */
+export function markRunning(pages: readonly PageLayout[], share: number): void {
+  const counts = new Map<string, Set<number>>();
+  // The texts under each key: digits aside alike, themselves alike or not.
+  const wordings = new Map<string, Set<string>>();
+  const zone = (p: PageLayout, b: Block): "top" | "bottom" | undefined =>
+    b.y1 <= p.height * share ? "top" : b.y0 >= p.height * (1 - share) ? "bottom" : undefined;
+  for (const p of pages) {
+    for (const b of p.blocks) {
+      if (b.kind === "table" || b.kind === "image") continue;
+      const z = zone(p, b);
+      if (!z) continue;
+      const key = `${z}|${normalise(b.text)}`;
+      let set = counts.get(key);
+      if (!set) counts.set(key, (set = new Set()));
+      set.add(p.number);
+      let said = wordings.get(key);
+      if (!said) wordings.set(key, (said = new Set()));
+      said.add(b.text.trim());
+    }
+  }
+  // Running text repeats on 40 % of pages, or on 3 (chapter headers change by chapter).
+  const minPages = pages.length <= 2 ? 2 : Math.max(2, Math.min(3, Math.ceil(pages.length * 0.4)));
+  // Set half as large again as the body and numbered apart, it is a title repeated (a
+  // deck's slides titled alike but for a number), not running text; a letterhead says
+  // the same on every page. (The body is measured before any running text is set aside:
+  // on a slide of a title and a table, the footers are most of it.)
+  const body = bodySize(pages);
+  for (const p of pages) {
+    for (const b of p.blocks) {
+      if (b.kind === "table" || b.kind === "image") continue;
+      const z = zone(p, b);
+      if (!z) continue;
+      const text = b.text.trim();
+      const key = `${z}|${normalise(text)}`;
+      if (PAGE_NUMBER.test(text)) b.kind = "page-number";
+      else if (body > 0 && b.fontSize >= 1.5 * body && (wordings.get(key)?.size ?? 0) > 1) continue;
+      else if ((counts.get(key)?.size ?? 0) >= minPages) b.kind = z === "top" ? "header" : "footer";
+    }
+  }
+  markDeepRunning(pages, minPages, body);
+  // Running text whose wording changes (chapter titles in headers) still sits where the
+  // confirmed running text sits, in the same size: same slot on 3+ pages → same kind. A
+  // slot may lie lower than the zone (LaTeX's report class sets its head an eighth of the
+  // page down), so one line in the page's outer quarter is enough: body text does not
+  // start in the running head's exact place and size.
+  const slot = (b: Block): string => `${Math.round(b.y0)}|${Math.round(b.fontSize * 2)}`;
+  const slots = new Map<string, { kind: BlockKind; pages: Set<number> }>();
+  for (const p of pages) {
+    for (const b of p.blocks) {
+      if (b.kind !== "header" && b.kind !== "footer") continue;
+      const key = slot(b);
+      let entry = slots.get(key);
+      if (!entry) slots.set(key, (entry = { kind: b.kind, pages: new Set() }));
+      entry.pages.add(p.number);
+    }
+  }
+  for (const p of pages) {
+    for (const b of p.blocks) {
+      // A numbered section's head (`1.3. STORAGE TANKS`) may have been read as an item.
+      if ((b.kind !== "text" && b.kind !== "list") || lineCount(b) !== 1 || (b.y1 > 0.25 * p.height && b.y0 < 0.75 * p.height)) continue;
+      const entry = slots.get(slot(b));
+      if (entry && entry.pages.size >= 3) b.kind = entry.kind;
+    }
+  }
+}
