@@ -508,6 +508,10 @@ export function makeLine(runs: TextRun[]): Line {
  * The run is replaced by a copy; its character boxes stay the glyph's own.
  */
 function seatDropCaps(runs: TextRun[]): void {
+  // Most calls have no single letter twice the size of the smallest text: done at once.
+  let smallest = Infinity;
+  for (const r of runs) if (r.fontSize < smallest) smallest = r.fontSize;
+  if (!runs.some((r) => r.fontSize >= 2.2 * smallest && r.text.trim().length === 1)) return;
   let chars = 0;
   const sizes = new Map<number, number>();
   for (const r of runs) {
