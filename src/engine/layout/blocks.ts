@@ -1,6 +1,7 @@
 import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js";
 import { isCaption } from "./captions.js";
-import { noteNumber } from "./row-joins.js";
+import { BARE_NUMBER, sequenceItems } from "./numbered-items.js";
+import { pitchKey, tightPitch, widerSpaced } from "./spacing.js";
 import { isCjk, overlap, type Block, type Line } from "./types.js";
 
 /**
@@ -144,68 +145,6 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
 }
 
 /**
- * Whether `line` stands further below block `b` than its lines stand from each other, by
- * 0.3 em or more at their tops and their bottoms alike (a paragraph's spacing, however
- * small: a browser's `margin: 0 0 6px`; a raised or lowered glyph moves only one of
- * them). A block of one line is measured against `tight`, the pitch of the page's lines
- * of prose set closest at `line`'s place and size, else against the line under `line`
- * (`next`): text set 1.5 lines apart throughout stands alike everywhere.
- */
-function widerSpaced(b: Block, line: Line, tight: number | undefined, next: Line | undefined): boolean {
-  const n = b.lines.length;
-  const last = b.lines[n - 1]!;
-  const step = 0.3 * line.fontSize;
-  if (n < 2 && tight !== undefined) return line.y0 - last.y0 - tight > step && line.y1 - last.y1 - tight > step;
-  const [upper, lower] = n >= 2 ? [b.lines[n - 2]!, last] : next ? [line, next] : [undefined, undefined];
-  if (!upper || !lower) return false;
-  return line.y0 - last.y0 - (lower.y0 - upper.y0) > step && line.y1 - last.y1 - (lower.y1 - upper.y1) > step;
-}
-
-/** Where a line's pitch is looked up: its size and where it starts (with `anywhere`, its size alone). */
-const pitchKey = (l: Line, anywhere = false): number => Math.round(l.fontSize) * 65536 + (anywhere ? 65535 : Math.min(65534, Math.max(0, Math.round(l.x0 / 2))));
-
-/**
- * The pitch of a page's lines of prose set closest, by size and place (and by size
- * alone, for places with too few lines of their own: see {@link pitchKey}): a fifth of the
- * way up the pitches between each line of twenty characters or more and the next such
- * line under it starting at its place (within a point), 0.8 to 3 font sizes down, when
- * five pairs or more were found. A paragraph's lines stand at it; paragraphs further
- * apart; a quotation set in stands at its own.
- */
-function tightPitch(sorted: readonly Line[]): Map<number, number> {
-  const pitches = new Map<number, number[]>();
-  const prose = (l: Line): boolean => l.text.length >= 20 && !l.mono;
-  for (let i = 0; i < sorted.length; i++) {
-    const a = sorted[i]!;
-    if (!prose(a)) continue;
-    for (let j = i + 1; j < Math.min(sorted.length, i + 8); j++) {
-      const b = sorted[j]!;
-      const d = b.y0 - a.y0;
-      if (d < 0.8 * a.fontSize) continue;
-      if (d > 3 * a.fontSize) break;
-      if (!prose(b) || Math.abs(b.x0 - a.x0) > 1 || Math.abs(b.fontSize - a.fontSize) > 0.1 * a.fontSize) continue;
-      for (const key of [pitchKey(a), pitchKey(a, true)]) {
-        const list = pitches.get(key);
-        if (list) list.push(d);
-        else pitches.set(key, [d]);
-      }
-      break;
-    }
-  }
-  const out = new Map<number, number>();
-  for (const [key, list] of pitches) {
-    if (list.length < 5) continue;
-    list.sort((x, y) => x - y);
-    out.set(key, list[Math.floor(list.length / 5)]!);
-  }
-  return out;
-}
-
-/** A number alone, as some writers mark list items (ReportLab's `bulletType="1"`). */
-const BARE_NUMBER = /^\d{1,3}$/;
-/** Five dots or more, or two ellipses: a dot leader. */
-const TOC_LEADER = /(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,}/;
-/**
  * Whether a text may end a table of contents' entry, a cheap test before
  * {@link TOC_ENTRY_END}: it ends in a figure or a roman numeral's letter, and holds dots.
  */
@@ -228,74 +167,6 @@ const endsInFigure = (text: string): boolean => {
 
 /** A table of contents' entry ending: a dot leader to its page number. */
 const TOC_ENTRY_END = /(?:(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,})\s*(?:\d{1,4}|[ivxlc]{1,6})$/i;
-
-/**
- * Lines that are items of a list numbered without punctuation (`1  Closed the
- * warehouse`: a number alone, or in lower-case roman, then, a tab away (0.6–4 font
- * sizes), words; a clause's `1.1` or `1.3.1`, its siblings sharing all but the last
- * number) or lettered
- * (`a. Clear the ground`, `B. Beta option`), with an item numbered or lettered one more
- * or one less within ten lines' height, its marker and text set at the same places. A
- * line of prose that happens to start with a figure or an initial (`A. Smith`) has no such
- * neighbour; headings and a table of contents' chapter lines (bold, or with dot leaders on
- * them or between them) are not items, nor the numbered lines of a listing (monospace).
- */
-function sequenceItems(lines: readonly Line[]): Set<Line> {
-  const items = new Set<Line>();
-  const found: { line: Line; n: number; letter: boolean; text?: number; at: number; clause?: string }[] = [];
-  // Numbers whose words stand under a word space on: items only where the words start
-  // with those of a number a tab away (`viii` is wider than `i`, its text at one tab stop).
-  const close: { line: Line; n: number; text: number; at: number }[] = [];
-  lines.forEach((line, at) => {
-    if (line.bold || line.mono) return;
-    const [num, words] = line.runs;
-    // A clause numbered without a final full stop (`1.1⇥This Agreement…`, `1.3.1⇥co-operate…`):
-    // its siblings share all but the last number.
-    const clause = num && words && /^[\p{L}"“]/u.test(words.text) ? /^(\d{1,3}(?:\.\d{1,3}){0,2})\.(\d{1,3})$/.exec(num.text.trim()) : null;
-    if (clause) {
-      if (words!.x0 - num!.x1 >= 0.6 * line.fontSize) found.push({ line, n: Number(clause[2]), letter: false, text: words!.x0, at, clause: clause[1]! });
-      return;
-    }
-    const n = num && words && /^\p{L}/u.test(words.text) ? noteNumber(num.text.trim()) : undefined;
-    if (n !== undefined) {
-      const gap = words!.x0 - num!.x1;
-      if (gap >= 0.6 * line.fontSize && gap <= 4 * line.fontSize) found.push({ line, n, letter: false, text: words!.x0, at });
-      else if (gap > 0.1 * line.fontSize && gap < 0.6 * line.fontSize) close.push({ line, n, text: words!.x0, at });
-      return;
-    }
-    const m = LETTER_ITEM.exec(line.text);
-    // A short lettered line over a longer one at its place is a heading over its text
-    // (`A. Queueing models`, IEEE's subsections).
-    const under = lines[at + 1];
-    const styled = (l: Line): string => `${l.bold}|${Math.round(l.fontSize)}|${l.runs.filter((r) => r.italic).length * 2 > l.runs.length}`;
-    if (m && under && styled(line) !== styled(under) && !/[.!?:;]$/.test(line.text.trimEnd()) && !LETTER_ITEM.test(under.text) && Math.abs(under.x0 - line.x0) <= 0.5 * line.fontSize && under.x1 > line.x1 + 4 * line.fontSize && under.y0 > line.y0) return;
-    if (m && num) found.push({ line, n: m[1]!.charCodeAt(0), letter: true, ...(num.text.trim() === `${m[1]}.` && words ? { text: words.x0 } : {}), at });
-  });
-  for (const c of close) if (found.some((f) => !f.letter && f.text !== undefined && Math.abs(f.text - c.text) <= 1)) found.push({ ...c, letter: false });
-  found.sort((a, b) => a.at - b.at);
-  if (found.length < 2) return items;
-  for (let i = 0; i < found.length; i++) {
-    const a = found[i]!;
-    for (let j = i + 1; j < found.length; j++) {
-      const b = found[j]!;
-      if (b.line.y0 - a.line.y1 > 10 * a.line.fontSize) break;
-      if (a.letter !== b.letter || a.clause !== b.clause || Math.abs(b.n - a.n) !== 1) continue;
-      const [na, nb] = [a.line.runs[0]!, b.line.runs[0]!];
-      const sameMarks = Math.abs(na.x0 - nb.x0) <= 1 || (na.text.length <= 3 && nb.text.length <= 3 && Math.abs(na.x1 - nb.x1) <= 1);
-      const sameText = a.text === undefined || b.text === undefined || Math.abs(a.text - b.text) <= 1;
-      // A table of contents' chapters: dot leaders on the lines with them or between.
-      const leaders = () => lines.slice(a.at, b.at + 2).some((l) => TOC_LEADER.test(l.text));
-      if (sameMarks && sameText && !leaders()) {
-        items.add(a.line);
-        items.add(b.line);
-      }
-    }
-  }
-  return items;
-}
-
-/** A line opening with a letter and a full stop (`a. Clear the ground`), as lettered lists do. */
-const LETTER_ITEM = /^([a-zA-Z])\.\s+(?=[\p{L}\p{N}"“(])/u;
 
 /** Where a box's lines start and end along the reading direction: x, negated for right-to-left text. */
 const startOf = (r: { x0: number; x1: number }, rtl: boolean): number => (rtl ? -r.x1 : r.x0);
