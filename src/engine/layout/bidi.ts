@@ -123,7 +123,7 @@ export function logicalRuns(runs: readonly TextRun[], space: SpaceRule): TextRun
   return toPieces(visual, ordered);
 }
 
-/** List bullets (the bullet alternatives of `LIST_MARKER` in blocks.ts). */
+/** List bullets (the bullet alternatives of `LIST_MARKER` in list-marker.ts). */
 const BULLET = /^[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7]/;
 /** Numbered and lettered list markers of `LIST_MARKER`: `1.`, `1)`, `(1)`, `a)`, `(a)`, `iv.`, `①`. */
 const NUMBERED = /^(?:\(?\d{1,3}[.)]|\(\d{1,3}\)|\(?[a-zA-Z]\)|\(?[ivxIVX]{1,4}[.)]|[\u2460-\u2473])/;

@@ -1,5 +1,5 @@
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
-import { LIST_MARKER } from "./blocks.js";
+import { LIST_MARKER } from "./list-marker.js";
 import type { Rect, TextRun } from "./types.js";
 
 /**
@@ -9,7 +9,7 @@ import type { Rect, TextRun } from "./types.js";
  * format hands the page's small closed shapes over as {@link BulletShape}s; those that
  * sit where a bullet sits — just before the first run of a line, vertically centred on
  * it, about a third of its font size — become a marker run ("• ", "◦ ", "▪ "), and
- * list detection (blocks.ts `LIST_MARKER`, list levels in classify.ts) takes over as for
+ * list detection (list-marker.ts `LIST_MARKER`, list levels in classify.ts) takes over as for
  * a bullet glyph. Shapes that match no line are decoration and dropped.
  */
 

@@ -5,7 +5,8 @@
  */
 export * from "./types.js";
 export { buildLines, makeLine, type LineOptions } from "./lines.js";
-export { buildBlocks, finishBlock, LIST_MARKER, type BlockOptions } from "./blocks.js";
+export { buildBlocks, finishBlock, type BlockOptions } from "./blocks.js";
+export { LIST_MARKER } from "./list-marker.js";
 export { readingOrder, type ReadingOrderOptions } from "./reading-order.js";
 export { findTables, type TableOptions, type TableResult } from "./tables.js";
 export { mergeSegments, distinct } from "./segments.js";

@@ -1,4 +1,4 @@
-import { LIST_MARKER } from "./blocks.js";
+import { LIST_MARKER } from "./list-marker.js";
 import type { Row } from "./lines.js";
 import type { TextRun } from "./types.js";
 
