@@ -2,6 +2,7 @@ import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js"
 import { isCaption } from "./captions.js";
 import { LIST_MARKER } from "./list-marker.js";
 import { BARE_NUMBER, sequenceItems } from "./numbered-items.js";
+import { speakerLines } from "./speakers.js";
 import { pitchKey, tightPitch, widerSpaced } from "./spacing.js";
 import { isCjk, overlap, type Block, type Line } from "./types.js";
 
@@ -44,6 +45,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   const votes = sorted.some((l) => hasRtl(l.text)) ? new Map<Block, DirectionVotes>() : undefined;
   const numbered = sequenceItems(sorted);
   const tight = tightPitch(sorted);
+  const speakers = speakerLines(sorted);
   // The next line under line `k` in its column, of its size (looked for among the next eight).
   const below = (k: number): Line | undefined => {
     const a = sorted[k]!;
@@ -104,6 +106,8 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         if (line.bold !== last.bold || line.mono !== last.mono) continue;
         const ov = overlap(line.x0, line.x1, b.x0, b.x1);
         if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0)) continue;
+        // The next speaker's turn, once the line above has finished (or broken off) its sentence.
+        if (speakers.has(line) && (endsSentence(last) || BROKEN_OFF.test(last.text))) continue;
         if (!line.mono && (widerSpaced(b, line, tight.get(pitchKey(line)) ?? tight.get(pitchKey(line, true)), below(k)) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;
         best = b;
         bestGap = gap;
@@ -270,6 +274,9 @@ function centredOn(b: Block, line: Line): boolean {
   // `Version 2`, set on its own line, would have).
   return line.x1 - line.x0 < last.x1 - last.x0 && WORD_END.test(last.text) && last.x1 - last.x0 + 0.3 * line.fontSize + firstWordWidth(line) > b.x1 - b.x0;
 }
+
+/** An utterance broken off (`I thought we —`, `and then…`). */
+const BROKEN_OFF = /[\u2014\u2013\u2026-]\s*$/;
 
 /** A line ending mid-sentence on a word (an index's entries end in page numbers). */
 const WORD_END = /\p{L}[,;]?\s*$/u;

@@ -264,6 +264,36 @@ describe("buildBlocks", () => {
     expect(plain).toHaveLength(1);
   });
 
+  it("starts a paragraph at each speaker's turn in a transcript set solid, its lines as wide as the column", () => {
+    const said = (lines: string[]) => blocksOf(lines.map((text, i) => run(text, 10, 100 + 12 * i))).map((b) => b.text);
+    const interview = [
+      "INTERVIEWER: Thank you for joining us today, could you introduce yourself?",
+      "MARIA LOPEZ: Of course. I have run the bakery on Elm Street since 1994 now.",
+      "INTERVIEWER: What changed most in the neighbourhood over those long years?",
+      "MARIA LOPEZ: The rents, mostly. Half the shops on the street turned over —",
+      "INTERVIEWER: Did the new tram line bring in more customers for you at least?",
+    ];
+    expect(said(interview)).toEqual(interview);
+    const titled = interview.map((l) => l.replace("INTERVIEWER", "Interviewer").replace("MARIA LOPEZ", "Maria Lopez"));
+    expect(said(titled)).toEqual(titled);
+    // A deposition: its Q.s and A.s, and counsel in capitals speaking once.
+    const deposition = [
+      "Q. Where were you on the evening of the third of March, after the meeting?",
+      "A. I was at the warehouse on Dock Road until about nine, doing the count.",
+      "MR. KLEIN: Objection, form. You may answer the question if you understand.",
+      "A. I stayed to finish the inventory count with the night guard, as usual.",
+    ];
+    expect(said(deposition)).toEqual(deposition);
+    // A speaker's turn running on over its lines stays whole, and so does prose with a
+    // label or two: no speaker speaks twice there.
+    expect(said(["INTERVIEWER: Could you say a little about the years before you opened the", "bakery, when you were still working for the post office in the city centre?", "MARIA LOPEZ: I sorted letters there for eleven years, on the night shift.", "INTERVIEWER: And what made you leave the post office in the end, after all?"])).toEqual([
+      "INTERVIEWER: Could you say a little about the years before you opened the bakery, when you were still working for the post office in the city centre?",
+      "MARIA LOPEZ: I sorted letters there for eleven years, on the night shift.",
+      "INTERVIEWER: And what made you leave the post office in the end, after all?",
+    ]);
+    expect(said(["The pump must be primed before its first start, as the manual explains.", "Note: a dry start damages the seal within seconds, and voids the warranty.", "Warning: the casing is hot after an hour of running; let it cool first."])).toHaveLength(1);
+  });
+
   it("ends a caption at its short line, body text flush under it or not; keeps a label on its own line with its text", () => {
     const flush = blocksOf([run("Table 1: Budget by quarter", 10, 100), run("growth review alpha table revenue result detail region", 10, 112), run("quarterly analysis summary.", 10, 124)]);
     expect(flush.map((b) => [b.kind, b.text])).toEqual([
