@@ -333,6 +333,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         colour: gs.fill,
       };
       if (glyphless) run.ocr = true;
+      if (inAnnotation > 0) run.annotation = true;
       if (cs && ce && !vertical) {
         // Glyph extents along the baseline → display x (exact for unrotated text).
         const list: RunChar[] = [];

@@ -211,14 +211,16 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
     const runsOn = b.lines.length === 1 && !FULL_STOP.test(last.text.trimEnd()) && columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - 2 * fs;
     return !runsOn && !underNumber(first, line, rtl);
   }
-  // A form's rows (`Label:⇥value`, the values at one tab stop) are a paragraph each, the
+  // A form's rows (`Label:⇥value`, the values at one tab stop) are a paragraph each, and
+  // so are keys with their values starting at one place (a receipt's items, their amounts
+  // flush right, told by their starts or their ends), the
   // first of them after a line leading into it too, or after a row whose value stands at
   // the tab stop a word space on (`Invoice no. INV-0193`, not cut). A row ending well short of the
   // column's edge has no more to it: a line back at the margin starts a paragraph (a
   // definition's text running on fills its row).
   const tab = line.valueX;
   const above = last.valueX;
-  if (tab !== undefined && (Math.abs((above ?? Infinity) - tab) <= 2 || (b.lines.length === 1 && TERMINAL_COLON.test(last.text)) || last.runs.some((r, i) => i > 0 && Math.abs(r.x0 - tab) <= 2))) return true;
+  if (tab !== undefined && (Math.abs((above ?? Infinity) - tab) <= 2 || (above !== undefined && Math.abs(startOf(last, rtl) - start) <= 2) || (b.lines.length === 1 && TERMINAL_COLON.test(last.text)) || last.runs.some((r, i) => i > 0 && Math.abs(r.x0 - tab) <= 2))) return true;
   if (!rtl && above !== undefined && tab === undefined && line.x0 < above - fs && columnEnd && last.x1 < columnEnd(false) - 4 * fs) return true;
   // Back at the first line's start under a hanging indent: the next entry.
   const second = b.lines[1];
@@ -374,6 +376,7 @@ export function finishBlock(b: Block): void {
   b.mono = mono;
   if (b.lines.some((l) => l.valueX !== undefined)) b.keyed = true;
   if (b.lines.some((l) => l.note)) b.note = true;
+  if (b.lines[0]?.runs[0]?.annotation && b.lines.every((l) => l.runs.every((r) => r.annotation))) b.annotation = true;
   const first = b.lines[0];
   if (first && !mono) {
     const x = textAfterMarker(first);

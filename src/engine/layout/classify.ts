@@ -33,7 +33,7 @@ export function classifyBlocks(blocks: Block[]): void {
   for (const b of blocks) {
     if (b.kind !== "text" && b.kind !== "list") continue;
     const text = b.text.trim();
-    if (b.mono && b.kind === "text") b.kind = "code";
+    if (b.mono && b.kind === "text" && !b.annotation) b.kind = "code";
     else if (DOT_LEADER.test(text)) continue; // a table-of-contents line: prose, whatever its fonts
     else if (b.lines.length <= 3 && text.length <= 200 && mathShare(b.lines) >= 0.3) b.kind = "formula";
     else if (FIGURE_CAPTION.test(text)) b.kind = "figure-caption";

@@ -46,6 +46,8 @@ export interface DocumentOptions {
 
 /** Text wrapped in quotation marks, a full stop or the like after it. */
 const QUOTED = /^["\u201c\u201e\u00ab].*["\u201d\u00bb][.!?]?$/su;
+/** Two sentences or more, the last ended: `…my work address. I will be travelling in March.` */
+const SENTENCES = /\p{Ll}[.!?]\s+\p{Lu}.*[.!?]$/su;
 const outlineKey = (s: string): string => s.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "");
 
 /**
@@ -133,6 +135,8 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
       // A quotation set large (a pull quote) is the article's text, not its heading; a
       // bulleted item set large (a slide's one point) is an item.
       if (QUOTED.test(text) || (b.kind === "list" && BULLET.test(text))) continue;
+      // Nor are two sentences or more set large (a statement, a flattened form's value).
+      if (SENTENCES.test(text)) continue;
       // Nor is an article's jump line (`Continued on page 2`, `Bridge, continued from page 1`),
       // a cover page's connective (`between`, `and`) or date (`Dated 12 March 2024`).
       // (A date is a heading in a diary or a monthly report: only one centred on the first
@@ -140,8 +144,9 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
       const centred = Math.abs(b.x0 + b.x1 - p.width) <= 0.1 * p.width;
       const coverDate = DATE_LINE.test(text) && ((p === pages[0] && centred) || /^date/i.test(text));
       if (GOES_ON.test(text) || CAME_FROM.test(text) || CONNECTIVE.test(text) || coverDate) continue;
-      // Nor is a form's row or a key and its value (`Total due⇥€20,046.48`, in bold).
-      if (b.keyed) continue;
+      // Nor is a form's row or a key and its value (`Total due⇥€20,046.48`, in bold), nor
+      // what was typed into a form's field (its font grown to fill the field).
+      if (b.keyed || b.annotation) continue;
       const larger = body > 0 && b.fontSize >= body * 1.12;
       const boldShort = b.bold && text.length <= (cjk ? 40 : 100) && !/[.。]$/.test(text);
       const numbered = NUMBERED_HEADING.test(text) && (b.bold || larger);

@@ -106,6 +106,19 @@ function lastPieces(row: Row): { from: number; at: number } | undefined {
 const KEY = /^\p{L}[^\n]{0,40}[^\d\s]$/u;
 
 /**
+ * An amount of money (`18.99`, `-2.01`, `€1,250.00`, `(45.00)`, `12,50 €`): a key before
+ * one may end in a figure (`Broadband Fibre 500`, `Paracetamol 500mg x16`, `CARD VISA
+ * ****4421`), where an index's page numbers have no cents.
+ */
+const MONEY = /^[-\u2212(]?(?:[$€£¥]|[A-Z]{3} )?\s?\d{1,3}(?:[,.\u202f\u00a0 ]?\d{3})*[.,]\d{2}\)?(?: ?[$€£¥]| [A-Z]{3})?$/u;
+
+/**
+ * A key ending in anything but a space, from a letter or a receipt's quantity (`2 x 3.40`):
+ * before an amount of money.
+ */
+const KEY_BEFORE_MONEY = /^(?:\p{L}|\d{1,4} ?[x×@] ?\d)[^\n]{0,40}\S$/u;
+
+/**
  * Where row `k`'s value starts, if its last two pieces are a key and its value
  * (`Subtotal⇥€17,732.40`, `Due date⇥11 April 2024`): a key of up to five words, a value of
  * up to four, and two rows more within four alike, two of the three values mostly
@@ -122,6 +135,7 @@ export function keyValue(rows: readonly Row[], k: number): { at: number; x: numb
   if (!own) return undefined;
   const runs = rows[k]!.runs;
   const [left, start, end] = [runs[own.from]!.x0, runs[own.at]!.x0, runs[runs.length - 1]!.x1];
+  if (priced(rows[k]!, own.from, own.at)) return { at: own.at, x: end };
   // Rows alike, and those of them whose values are mostly figures.
   let [starts, ends, startFigures, endFigures] = [0, 0, 0, 0];
   for (let j = Math.max(0, k - 4); j <= Math.min(rows.length - 1, k + 4); j++) {
@@ -146,6 +160,21 @@ export function keyValue(rows: readonly Row[], k: number): { at: number; x: numb
   if (starts >= 3 && startFigures >= 2) return { at: own.at, x: start };
   if (ends >= 3 && endFigures >= 2) return { at: own.at, x: end };
   return undefined;
+}
+
+/** A receipt's quantity at its unit price (`2 x 3.40`, `3 @ 1,80`). */
+const QUANTITY = /^(\d{1,4}) ?[x×@] ?(\d{1,6}[.,]\d{2})$/;
+
+/**
+ * Whether a row's key is a quantity at a unit price and its value their product
+ * (`2 x 3.40⇥6.80`, set under its item on a receipt): a key and its value on its own.
+ */
+function priced(row: Row, from: number, at: number): boolean {
+  const q = QUANTITY.exec(row.runs.slice(from, at).map((r) => r.text).join(" ").replace(/\s+/g, " ").trim());
+  const value = row.runs.slice(at).map((r) => r.text).join("").replace(/\s+/g, "");
+  if (!q || !/^\d{1,7}[.,]\d{2}$/.test(value)) return false;
+  const cents = (t: string): number => Math.round(100 * Number(t.replace(",", ".")));
+  return Number(q[1]) * cents(q[2]!) === cents(value);
 }
 
 /** A row's last two pieces when they are shaped like a key and its value (`figures`: see {@link keyAndValue}). */
@@ -188,7 +217,7 @@ function judge(row: Row, from: number, at: number): number {
     }
     return true;
   };
-  if (!/^\p{L}/u.test(row.runs[from]!.text) || !spaces(from, at, 5 - keyWords) || !spaces(at, row.runs.length, 4 - valueWords)) return 0;
+  if (!/^(?:\p{L}|\d{1,4} ?[x×@] ?\d)/u.test(row.runs[from]!.text) || !spaces(from, at, 5 - keyWords) || !spaces(at, row.runs.length, 4 - valueWords)) return 0;
   // Runs may be single glyphs (Chromium): a space only at a gap.
   const text = (a: number, b: number): string => {
     let out = row.runs[a]!.text;
@@ -197,7 +226,7 @@ function judge(row: Row, from: number, at: number): number {
   };
   const key = text(from, at);
   const value = text(at, row.runs.length);
-  if (!KEY.test(key) || key.split(" ").length > 5 || value.split(" ").length > 4) return 0;
+  if (!(KEY.test(key) || (KEY_BEFORE_MONEY.test(key) && MONEY.test(value))) || key.split(" ").length > 5 || value.split(" ").length > 4) return 0;
   const digits = value.replace(/\D/g, "").length;
   if (digits === 0) return 0;
   return 2 * digits >= value.replace(/[^\p{L}\p{N}]/gu, "").length ? 2 : 1;

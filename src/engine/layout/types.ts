@@ -44,6 +44,8 @@ export interface TextRun extends Rect {
   ocrChars?: { text: string; box: Rect; confidence: number; candidates: { text: string; confidence: number }[] }[];
   /** A drop cap seated on its paragraph's first line (lines.ts): the word goes on after it. */
   dropCap?: boolean;
+  /** Drawn by an annotation's appearance (a form field's value, a stamp): see {@link Block.annotation}. */
+  annotation?: boolean;
 }
 
 /** Runs on one baseline, left to right, without a large horizontal gap. */
@@ -99,6 +101,11 @@ export interface Block extends Rect {
   keepHyphens?: boolean;
   /** A form's row or a key and its value (a line with `valueX`): no heading, however bold. */
   keyed?: boolean;
+  /**
+   * All of it drawn by annotations' appearances: what was typed into a form's fields. Never
+   * a heading (a field's font grows to fill it) nor code (values typed in Courier).
+   */
+  annotation?: boolean;
   /** A margin note (its lines cut off the column beside them): read after that column's text beside it. */
   note?: boolean;
   /** Table: the most common type size of its cells' text (body text, when tables are most of it). */

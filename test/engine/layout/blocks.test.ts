@@ -264,6 +264,12 @@ describe("buildBlocks", () => {
     expect(plain).toHaveLength(1);
   });
 
+  it("reads a bill's items as a paragraph each, their amounts flush right whatever their widths", () => {
+    const row = (key: string, value: string, top: number) => [run(key, 60, top), run(value, 535 - value.length * 5, top)];
+    const blocks = blocksOf([...row("Line rental March 2024", "18.99", 100), ...row("Broadband Fibre 500", "32.00", 116), ...row("Calls to 0800 numbers", "0.00", 132), ...row("Mobile add-on 5G", "10.00", 148), ...row("Router rental", "3.50", 164)]);
+    expect(blocks.map((b) => b.text)).toEqual(["Line rental March 2024 18.99", "Broadband Fibre 500 32.00", "Calls to 0800 numbers 0.00", "Mobile add-on 5G 10.00", "Router rental 3.50"]);
+  });
+
   it("starts a paragraph at each speaker's turn in a transcript set solid, its lines as wide as the column", () => {
     const said = (lines: string[]) => blocksOf(lines.map((text, i) => run(text, 10, 100 + 12 * i))).map((b) => b.text);
     const interview = [

@@ -388,6 +388,32 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     ]);
   });
 
+  it("reads a form field's value as text, never a heading or code, however large or monospaced; nor two sentences set large", () => {
+    const typed = { annotation: true };
+    const laid = finishDocument([
+      page(1, [
+        run("Membership Application Form", 50, 40, { fontSize: 18, bold: true }),
+        run("Please complete all fields in block capitals.", 50, 70),
+        run("Comments:", 50, 100),
+        run("Please send the pack to my work address.", 50, 114, { ...typed, fontSize: 17 }),
+        run("Surname", 50, 150),
+        run("Okonkwo", 50, 164, { ...typed, mono: true }),
+        run("Notes", 50, 200),
+        run("Deliveries are made on weekdays. Saturdays cost extra.", 50, 214, { fontSize: 17 }),
+      ]),
+    ]);
+    expect(laid.map((l) => [l.block.kind, l.block.text])).toEqual([
+      ["title", "Membership Application Form"],
+      ["text", "Please complete all fields in block capitals."],
+      ["text", "Comments:"],
+      ["text", "Please send the pack to my work address."],
+      ["text", "Surname"],
+      ["text", "Okonkwo"],
+      ["text", "Notes"],
+      ["text", "Deliveries are made on weekdays. Saturdays cost extra."],
+    ]);
+  });
+
   it("keeps a deck's slide titles, alike but for a number, titles over the table that is each slide's body", () => {
     const cell = (row: number, col: number, text: string): GridCell => ({ row, col, rowSpan: 1, colSpan: 1, text, x0: 50 + 200 * (col - 1), x1: 200 + 200 * (col - 1), y0: 0, y1: 0 });
     const rows = [["Region", "Lead", "Quota"], ["Americas", "Jorge Ortiz", "$24M"], ["EMEA", "Karin Novak", "$18M"]];

@@ -318,6 +318,22 @@ describe("buildLines: keys and their values", () => {
     expect(lines.map(([t]) => t)).toEqual(["pH 7.2", "Turbidity 0.5 NTU", "Free chlorine 0.8 mg/l", "Nitrate 12.4 mg/l", "Iron 0.05 mg/l"]);
   });
 
+  it("reads a bill's and a receipt's items as a line each with their amounts, names ending in figures too, a quantity at its price alone", () => {
+    const row = (key: string, value: string, top: number, x = 60) => [run(key, x, top), run(value, 535 - value.length * 5, top)];
+    const bill = texts([...row("Line rental March 2024", "18.99", 100), ...row("Broadband Fibre 500", "32.00", 116), ...row("Calls to 0800 numbers", "0.00", 132), ...row("Mobile add-on 5G", "10.00", 148), ...row("Paid by card ****7781", "-61.00", 164)]);
+    expect(bill.map(([t]) => t)).toEqual(["Line rental March 2024 18.99", "Broadband Fibre 500 32.00", "Calls to 0800 numbers 0.00", "Mobile add-on 5G 10.00", "Paid by card ****7781 -61.00"]);
+    // A receipt's quantity line under its item, the only one of its kind near: the product checks.
+    const receipt = texts([run("Flat white", 11, 100), ...row("2 x 3.40", "6.80", 110, 20), run("Almond croissant", 11, 120), run("Sourdough loaf", 11, 130)]);
+    expect(receipt.map(([t]) => t)).toEqual(["Flat white", "2 x 3.40 6.80", "Almond croissant", "Sourdough loaf"]);
+    expect(texts(row("2 x 3.40", "7.80", 110, 20)).map(([t]) => t)).toEqual(["2 x 3.40", "7.80"]);
+  });
+
+  it("leaves an index's entries ending in page numbers apart from a column of pages: no cents", () => {
+    const row = (key: string, value: string, top: number) => [run(key, 60, top), run(value, 300, top)];
+    const index = texts([...row("Pumps, type 2", "12", 100), ...row("Valves, class 3", "14", 112), ...row("Filters, grade 5", "19", 124), ...row("Tanks, size 4", "21", 136)]);
+    expect(index.map(([t]) => t)).toEqual(["Pumps, type 2", "12", "Valves, class 3", "14", "Filters, grade 5", "19", "Tanks, size 4", "21"]);
+  });
+
   it("leaves two columns of addresses or names apart: their right side is not mostly figures", () => {
     const row = (left: string, right: string, top: number) => [run(left, 50, top), run(right, 300, top)];
     const lines = texts([...row("Attn: Accounts Payable", "Warehouse 3, Gate B", 100), ...row("Unit 4, Dock Road", "Block 7, Quay Side", 114), ...row("Floor 2, East Wing", "Gate 9, North Yard", 128)]);
