@@ -173,7 +173,10 @@ function groupRows(sorted: readonly TextRun[], reachEm: number): Row[] {
       if (band.y1 <= r.y0) continue; // passed for good: runs come top to bottom
       open[kept++] = band;
       const share = fit(band, r, reachEm);
-      if (share > bestShare || (share === bestShare && !best)) [best, bestShare] = [band, share];
+      // Two bands fitting alike (columns of different sizes, their baselines offset, a
+      // band's extent grown by the other column): the one with a run beside r takes it,
+      // else a word drawn a glyph a run (Chromium) breaks between rows.
+      if (share > bestShare || (share === bestShare && (!best || (!nearRun(best, r, reachEm) && nearRun(band, r, reachEm))))) [best, bestShare] = [band, share];
     }
     open.length = kept;
     if (best) {
@@ -223,6 +226,16 @@ function fit(band: Band, r: TextRun, reachEm: number): number {
     if (share < worst) worst = share;
   }
   return worst === Infinity ? overlapShare(r, band) : worst;
+}
+
+/** Whether a run of `band` stands within reach of `r` along the row. */
+function nearRun(band: Band, r: TextRun, reachEm: number): boolean {
+  for (let i = band.runs.length - 1; i >= 0; i--) {
+    const s = band.runs[i]!;
+    const reach = reachEm * Math.max(r.fontSize, s.fontSize);
+    if (s.x0 - r.x1 <= reach && r.x0 - s.x1 <= reach) return true;
+  }
+  return false;
 }
 
 /** Vertical overlap of two extents as a share of the smaller height (a flat extent counts whole when touched). */

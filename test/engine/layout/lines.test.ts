@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { buildLines, type TextRun } from "../../../src/engine/layout/index.js";
 import { run } from "./support.js";
@@ -34,6 +35,13 @@ describe("buildLines", () => {
 
 describe("buildLines: rows beside taller text and narrow column gutters", () => {
   const texts = (runs: Parameters<typeof buildLines>[0]) => buildLines(runs).map((l) => l.text);
+
+  it("keeps a word drawn a glyph a run on its row beside a column of larger type, its baselines offset (a Chromium poster)", () => {
+    // Runs of a poster's page (text, x0, x1, y0, y1, size): body columns in 24 pt, references in 16 pt.
+    const rows = JSON.parse(readFileSync(new URL("./fixtures/poster-rows.json", import.meta.url), "utf8")) as [string, number, number, number, number, number][];
+    const lines = texts(rows.map(([text, x0, x1, y0, y1, fontSize]) => ({ ...run(text, x0, y0, { fontSize }), x1, y1 })));
+    expect(lines).toContain("3. Liu, L. and Corma, A. Metal catalysts for");
+  });
 
   it("keeps two body lines apart beside a taller heading in the other column", () => {
     const lines = texts([
