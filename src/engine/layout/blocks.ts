@@ -186,7 +186,14 @@ function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: bo
     const [marker, words] = first.runs;
     const mark = marker?.text.trim() ?? "";
     const tabbed = !rtl && marker && words && words.x0 - marker.x1 >= 0.8 * fs && (BARE_NUMBER.test(mark) || LIST_MARKER.exec(`${mark} `)?.[0].trimEnd() === mark);
-    if (start < startOf(first, rtl) - 0.5 * fs) return true;
+    if (start < startOf(first, rtl) - 0.5 * fs) {
+      // A numbered paragraph, its number at a first-line indent and its lines wrapping back
+      // to the margin (a complaint's allegations, Word's numbered paragraphs): its full line
+      // with the sentence open goes on at the margin. (A bullet's lines never wrap back
+      // past it.)
+      const full = columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - fs;
+      return !(full && PARAGRAPH_NUMBER.test(first.text) && (!endsSentence(last) || /^\p{Ll}/u.test(line.text)));
+    }
     if (tabbed !== true || start >= words.x0 - fs) return false;
     // An item whose lines wrap back to the margin has them run on from an open sentence.
     if (endsSentence(last)) return true;
@@ -263,19 +270,25 @@ function underNumber(first: Line, line: Line, rtl: boolean): boolean {
  * Whether `line` is a centred paragraph's shorter line going on from block `b`: the
  * middles of its lines and of `line` meet (within 0.15 em, where a first-line indent
  * moves it half the indent), its lines start at different places, and its last ends
- * on a word, its sentence open, the next word too long to have fitted on it. Two lines of the block at least: an index's entry and the subentry
- * set in under it may share a middle by chance.
+ * on a word, its sentence open, the next word too long to have fitted on it. Two lines of the block at least (an index's entry and the subentry
+ * set in under it may share a middle by chance), or a caption's first line.
  */
 function centredOn(b: Block, line: Line): boolean {
   const last = b.lines[b.lines.length - 1]!;
   const first = b.lines[0]!;
   const mid = (l: Line): number => l.x0 + l.x1;
   const tol = 0.3 * line.fontSize;
+  // A centred caption's first line has its middle over the next, its sentence open (`Table
+  // 1: Recall at 5 for three` over `chunkers.`): there is no other line to measure by.
+  if (b.lines.length === 1 && isCaption(first.text) && Math.abs(mid(first) - mid(line)) <= tol && line.x1 - line.x0 < first.x1 - first.x0 && WORD_END.test(first.text)) return true;
   if (b.lines.length < 2 || Math.abs(mid(last) - mid(line)) > tol || Math.abs(mid(first) - mid(last)) > tol || Math.abs(first.x0 - last.x0) <= 1) return false;
   // The line above broke because the next word would not have fitted on it (a title's
   // `Version 2`, set on its own line, would have).
   return line.x1 - line.x0 < last.x1 - last.x0 && WORD_END.test(last.text) && last.x1 - last.x0 + 0.3 * line.fontSize + firstWordWidth(line) > b.x1 - b.x0;
 }
+
+/** A paragraph's number or letter (`1.`, `12)`, `(a)`, `B.`). */
+const PARAGRAPH_NUMBER = /^\s*\(?(?:\d{1,3}|\p{L})[.)]\s/u;
 
 /** An utterance broken off (`I thought we —`, `and then…`). */
 const BROKEN_OFF = /[\u2014\u2013\u2026-]\s*$/;
@@ -432,13 +445,25 @@ function indent(line: Line, b: Block): string {
   return n > 0 ? " ".repeat(Math.min(n, 40)) : "";
 }
 
+/**
+ * Whether a line broken at a hyphen breaks a compound with another hyphen in it (`end-` +
+ * `to-end`, `state-of-` + `the-art`): a writer that hyphenates (TeX) never breaks such a
+ * word but at its own hyphens, so this one is the word's.
+ */
+function compound(text: string, next: string): boolean {
+  const before = text.slice(text.lastIndexOf(" ") + 1, -1);
+  const space = next.indexOf(" ");
+  const after = space < 0 ? next : next.slice(0, space);
+  return /\p{L}-\p{L}/u.test(before) || /\p{L}-\p{L}/u.test(after);
+}
+
 /** Appends a line to block text: code keeps its lines; prose repairs `hyph-\nenation`. */
 function joinLines(text: string, line: Line, b: Block): string {
   if (b.mono) return `${text}\n${indent(line, b)}${line.text}`;
   const next = line.text;
   const a = text.at(-1) ?? "";
   const c = next[0] ?? "";
-  if (a === "-" && /\p{Ll}/u.test(c) && /\p{L}/u.test(text.at(-2) ?? "")) return b.keepHyphens ? text + next : text.slice(0, -1) + next;
+  if (a === "-" && /\p{Ll}/u.test(c) && /\p{L}/u.test(text.at(-2) ?? "")) return b.keepHyphens || compound(text, next) ? text + next : text.slice(0, -1) + next;
   if (isCjk(a) || isCjk(c)) return text + next;
   if (a === " ") return text + next;
   return `${text} ${next}`;

@@ -167,6 +167,8 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
   };
   for (const b of candidates) {
     b.kind = "title";
+    // A docs page's permalink after its heading (Sphinx, MkDocs: `Configuration ¶`) is no word of it.
+    if (b.text.endsWith("\u00b6")) b.text = b.text.slice(0, -1).trimEnd();
     const key = styleKey(b);
     // A heading the outline does not list takes the level of outline headings styled
     // alike, else the level under the deepest outline heading styled above it (a bold

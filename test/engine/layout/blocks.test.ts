@@ -475,6 +475,34 @@ describe("buildBlocks", () => {
     expect(blocks[0]!.text).toBe("a hyphenated word and co- Operation");
   });
 
+  it("keeps a numbered paragraph whole, its number at a first-line indent and its lines wrapping back to the margin", () => {
+    const blocks = blocksOf([
+      // Justified: the full lines end at the column's edge.
+      run("1. This action arises from Globex's repeated failure to pay for", 46, 100, { x1: 370 }),
+      run("widgets that Acme manufactured and delivered under a written supply", 10, 112, { x1: 370 }),
+      run("agreement dated March 3, 2021, and never paid for since that day.", 10, 124, { x1: 370 }),
+      run("2. Acme seeks damages for breach of contract and a declaration.", 46, 136),
+      run("Plaintiff demands a trial by jury on all issues so triable.", 10, 160),
+    ]);
+    expect(blocks.map((b) => [b.kind, b.text])).toEqual([
+      ["list", "1. This action arises from Globex's repeated failure to pay for widgets that Acme manufactured and delivered under a written supply agreement dated March 3, 2021, and never paid for since that day."],
+      ["list", "2. Acme seeks damages for breach of contract and a declaration."],
+      ["text", "Plaintiff demands a trial by jury on all issues so triable."],
+    ]);
+  });
+
+  it("keeps a centred caption's second line, shorter and centred under its first", () => {
+    const centred = (text: string, top: number) => run(text, 240 - text.length * 2.5, top);
+    const body = run("Structure-aware chunking improves recall over fixed windows, as the table shows.", 40, 70);
+    const blocks = blocksOf([body, centred("Table 1: Recall at 5 for three", 100), centred("chunkers.", 112), run("Chunker", 150, 140), run("Recall@5", 250, 140)]);
+    expect(blocks.map((b) => b.text)[1]).toBe("Table 1: Recall at 5 for three chunkers.");
+  });
+
+  it("keeps the hyphen of a compound with another hyphen in it, broken at one of its own (end-to-end, state-of-the-art)", () => {
+    const blocks = blocksOf([run("tests run each night, and once a day with end-", 10, 100), run("to-end tests on the state-of-", 10, 112), run("the-art cluster as well.", 10, 124)]);
+    expect(blocks[0]!.text).toBe("tests run each night, and once a day with end-to-end tests on the state-of-the-art cluster as well.");
+  });
+
   it("classifies captions and display formulas", () => {
     const blocks = blocksOf([run("Figure 3: Throughput", 10, 100), run("E = mc2", 10, 140, { math: true }), run("Tables are useful", 10, 180)]);
     expect(blocks.map((b) => b.kind)).toEqual(["figure-caption", "formula", "text"]);

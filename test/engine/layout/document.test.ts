@@ -377,6 +377,11 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     expect(laid.at(-1)!.continuationOf).toBeUndefined();
   });
 
+  it("leaves a docs page's permalink sign out of its heading's text", () => {
+    const laid = finishDocument([page(1, [run("Configuration ¶", 50, 60, { fontSize: 18, bold: true }), run("Options are read from the file named in the environment.", 50, 90)])]);
+    expect(laid.map((l) => [l.block.kind, l.block.text])[0]).toEqual(["title", "Configuration"]);
+  });
+
   it("reads an invoice's total in bold, a key and its amount, as text, not a heading", () => {
     const row = (key: string, value: string, top: number, bold = false) => [run(key, 350, top, { bold }), run(value, 540 - value.length * 5, top, { bold })];
     const laid = finishDocument([page(1, [run("Thank you for your business. The amounts below are in euros.", 50, 60), ...row("Subtotal", "€17,732.40", 100), ...row("VAT 19%", "€3,200.70", 114), ...row("Total due", "€20,046.48", 128, true)])]);
