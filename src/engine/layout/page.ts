@@ -3,6 +3,7 @@ import { buildBlocks } from "./blocks.js";
 import { chartGrids, findFigures } from "./figures.js";
 import { bulletRuns, ocrBullets, type BulletShape } from "./bullets.js";
 import { blockChars, classifyBlocks, inlineFormulas } from "./classify.js";
+import { dropLineNumbers } from "./line-numbers.js";
 import { buildLines } from "./lines.js";
 import { readingOrder } from "./reading-order.js";
 import { findTables } from "./tables.js";
@@ -53,7 +54,8 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   const { chars = false, minImageShare = 0.01 } = options;
   const page = { x0: 0, y0: 0, x1: content.width, y1: content.height };
   // Bullets drawn as shapes, or misread by OCR, become marker characters before anything reads them.
-  const read = ocrBullets(content.runs);
+  // Line numbers (a pleading's, a patent's) are apparatus, no text to read.
+  const read = dropLineNumbers(ocrBullets(content.runs));
   const runs = content.bullets?.length ? [...read, ...bulletRuns(content.bullets, read)] : read;
   const found = findTables(content.segments ?? [], runs, page, { keepLineEndHyphens: options.keepLineEndHyphens === true });
   // A chart's gridlines read as a sparse ruled table: its text goes back to the chart.

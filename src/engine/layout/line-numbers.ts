@@ -1,0 +1,170 @@
+import type { TextRun } from "./types.js";
+
+/*
+ * Line numbers: pleading paper's 1–28 down the left margin, a word processor's line
+ * numbering (every line, or every fifth), a patent's 5, 10, 15… in the gutter between its
+ * columns. They are apparatus, not text: spliced into sentences they garble them, read
+ * as a column they cut the page's columns apart, and the first and the last pass for page
+ * numbers. `layoutPage` drops them before anything reads the page.
+ */
+
+/** Fewest numbers a column of line numbers holds on a page. */
+const MIN_NUMBERS = 8;
+
+/** Fewest numbers counting by five or ten (every fifth line numbered) in a page's margin. */
+const MIN_SPARSE = 4;
+
+/** A number drawn as one run or a glyph a run (Chromium), with its value and box. */
+interface Numeral {
+  runs: TextRun[];
+  value: number;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+  fontSize: number;
+}
+
+/**
+ * The page's runs without its line numbers: a column of bare numbers at one place (their
+ * right or their left edges within 1.5 pt), eight or more, counting up by one step (1, 2,
+ * 5 or 10) from one to the next at a steady pitch (within 15 %, for most of them), each
+ * standing 1 em or more apart from the text on its row, and told from a list numbered
+ * without punctuation: a number alone on its row (a pleading's blank lines), a numbered
+ * line going on in lower case (the middle of a sentence), or numbers set smaller than the
+ * text beside them. Returns `runs` itself when there are none.
+ */
+export function dropLineNumbers(runs: readonly TextRun[]): readonly TextRun[] {
+  let digits = 0;
+  for (const r of runs) if (isDigits(r.text)) digits++;
+  if (digits < MIN_SPARSE) return runs;
+  const numerals = readNumerals(runs);
+  if (numerals.length < MIN_SPARSE) return runs;
+  const rows = [...runs].sort((a, b) => a.y0 - b.y0);
+  const drop = new Set<TextRun>();
+  // Right-aligned, left-aligned or centred (a patent's gutter: `5` under `10`).
+  const edges = [(n: Numeral) => n.x1, (n: Numeral) => n.x0, (n: Numeral) => (n.x0 + n.x1) / 2];
+  for (const column of edges.flatMap((edge) => columnsBy(numerals, edge))) {
+    if (column.some((n) => drop.has(n.runs[0]!))) continue;
+    if (lineNumbers(column, rows)) for (const n of column) for (const r of n.runs) drop.add(r);
+  }
+  return drop.size ? runs.filter((r) => !drop.has(r)) : runs;
+}
+
+const isDigits = (text: string): boolean => /^\s*\d{1,4}\s*$/.test(text);
+
+/** Bare numbers: digit runs on one baseline touching each other (`1` `4` → 14), horizontal only. */
+function readNumerals(runs: readonly TextRun[]): Numeral[] {
+  const pieces = runs.filter((r) => r.angle === 0 && isDigits(r.text)).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const out: Numeral[] = [];
+  for (const r of pieces) {
+    const last = out[out.length - 1];
+    const prev = last?.runs[last.runs.length - 1];
+    if (last && prev && Math.abs(r.y0 - prev.y0) < 0.5 && r.x0 - prev.x1 < 0.15 * r.fontSize && r.x0 >= prev.x0) {
+      last.runs.push(r);
+      last.x1 = r.x1;
+      last.value = Number(last.runs.map((p) => p.text.trim()).join(""));
+      continue;
+    }
+    out.push({ runs: [r], value: Number(r.text.trim()), x0: r.x0, x1: r.x1, y0: r.y0, y1: r.y1, fontSize: r.fontSize });
+  }
+  return out;
+}
+
+/** Numerals sharing an edge (`edge` within 1.5 pt), top to bottom, in groups of {@link MIN_SPARSE} or more. */
+function columnsBy(numerals: readonly Numeral[], edge: (n: Numeral) => number): Numeral[][] {
+  const sorted = [...numerals].sort((a, b) => edge(a) - edge(b));
+  const out: Numeral[][] = [];
+  let group: Numeral[] = [];
+  for (const n of sorted) {
+    if (group.length && edge(n) - edge(group[0]!) > 1.5) {
+      if (group.length >= MIN_SPARSE) out.push(group);
+      group = [];
+    }
+    group.push(n);
+  }
+  if (group.length >= MIN_SPARSE) out.push(group);
+  return out.map((g) => g.sort((a, b) => a.y0 - b.y0));
+}
+
+/** Whether a column of numerals, top to bottom, is a page's line numbering (see {@link dropLineNumbers}). */
+function lineNumbers(column: readonly Numeral[], rows: readonly TextRun[]): boolean {
+  // Counting up by one step, at a steady pitch a step.
+  const steps: number[] = [];
+  const pitches: number[] = [];
+  for (let i = 1; i < column.length; i++) {
+    const step = column[i]!.value - column[i - 1]!.value;
+    if (step <= 0) return false;
+    steps.push(step);
+    pitches.push((column[i]!.y0 - column[i - 1]!.y0) / step);
+  }
+  const step = mostCommon(steps);
+  if (![1, 2, 5, 10].includes(step) || steps.filter((s) => s === step).length < 0.8 * steps.length) return false;
+  // Under eight, only every fifth or tenth line numbered, out in the page's margin.
+  if (column.length < MIN_NUMBERS && !(step >= 5 && column.every((n) => n.value % step === 0) && inMargin(column, rows))) return false;
+  const pitch = [...pitches].sort((a, b) => a - b)[pitches.length >> 1]!;
+  if (pitches.filter((p) => Math.abs(p - pitch) <= 0.15 * pitch).length < 0.6 * pitches.length) return false;
+  // Apart from the text on their rows, and told from a list's numbers.
+  let alone = 0;
+  let midSentence = 0;
+  let smaller = 0;
+  for (const n of column) {
+    const em = n.fontSize;
+    const beside = rowRuns(rows, n).filter((r) => !n.runs.includes(r));
+    const near = beside.filter((r) => r.x1 > n.x0 - em && r.x0 < n.x1 + em);
+    if (near.length) return false;
+    const after = beside.filter((r) => r.x0 >= n.x1).sort((a, b) => a.x0 - b.x0)[0];
+    if (!beside.length) alone++;
+    if (after && /^\s*\p{Ll}/u.test(after.text)) midSentence++;
+    if (after && n.fontSize <= 0.9 * after.fontSize) smaller++;
+  }
+  return alone > 0 || midSentence > 0 || smaller >= 0.5 * column.length;
+}
+
+/** Whether a column of numerals stands left or right of all the page's other text. */
+function inMargin(column: readonly Numeral[], rows: readonly TextRun[]): boolean {
+  const own = new Set(column.flatMap((n) => n.runs));
+  const x0 = Math.min(...column.map((n) => n.x0));
+  const x1 = Math.max(...column.map((n) => n.x1));
+  let left = true;
+  let right = true;
+  for (const r of rows) {
+    if (own.has(r)) continue;
+    if (r.x0 < x1) right = false;
+    if (r.x1 > x0) left = false;
+    if (!left && !right) return false;
+  }
+  return true;
+}
+
+/** Runs level with numeral `n` (their middles within half its height), from `rows` sorted by top. */
+function rowRuns(rows: readonly TextRun[], n: Numeral): TextRun[] {
+  const mid = (n.y0 + n.y1) / 2;
+  const half = (n.y1 - n.y0) / 2;
+  let lo = 0;
+  let hi = rows.length;
+  // The first run whose top may reach the numeral's middle: tops sorted, tall runs start
+  // at most a page's tallest run above; a short scan back covers them.
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (rows[m]!.y0 < n.y0 - 4 * (n.y1 - n.y0)) lo = m + 1;
+    else hi = m;
+  }
+  const out: TextRun[] = [];
+  for (let i = lo; i < rows.length && rows[i]!.y0 <= n.y1; i++) {
+    const r = rows[i]!;
+    if (Math.abs((r.y0 + r.y1) / 2 - mid) <= half) out.push(r);
+  }
+  return out;
+}
+
+function mostCommon(values: readonly number[]): number {
+  const counts = new Map<number, number>();
+  let best = values[0] ?? 0;
+  for (const v of values) {
+    const c = (counts.get(v) ?? 0) + 1;
+    counts.set(v, c);
+    if (c > (counts.get(best) ?? 0)) best = v;
+  }
+  return best;
+}
