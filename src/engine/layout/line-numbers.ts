@@ -27,8 +27,9 @@ interface Numeral {
 
 /**
  * The page's runs without its line numbers: a column of bare numbers at one place (their
- * right or their left edges within 1.5 pt), eight or more, counting up by one step (1, 2,
- * 5 or 10) from one to the next at a steady pitch (within 15 %, for most of them), each
+ * right or left edges or their middles within 1.5 pt), eight or more (four counting by
+ * five or ten in the page's margin), counting up by one step (1, 2, 5 or 10) from one to
+ * the next at a steady pitch (within 15 %, most of them: a heading's taller line aside), each
  * standing 1 em or more apart from the text on its row, and told from a list numbered
  * without punctuation: a number alone on its row (a pleading's blank lines), a numbered
  * line going on in lower case (the middle of a sentence), or numbers set smaller than the
