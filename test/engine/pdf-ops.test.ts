@@ -2,11 +2,13 @@ import { describe, expect, it } from "vitest";
 import { fontInfo, walkOperators, type Matrix } from "../../src/engine/formats/pdf-ops.js";
 
 // pdfjs OPS codes used below.
-const OPS = { beginText: 31, setFont: 37, setTextMatrix: 42, moveText: 40, showText: 44, setHScale: 35, setCharSpacing: 33, constructPath: 91, stroke: 20, paintImageXObject: 85, save: 10, restore: 11, transform: 12 };
+const OPS = { beginMarkedContent: 69, beginMarkedContentProps: 70, endMarkedContent: 71, paintFormXObjectBegin: 74, paintFormXObjectEnd: 75, beginText: 31, setFont: 37, setTextMatrix: 42, moveText: 40, showText: 44, setHScale: 35, setCharSpacing: 33, constructPath: 91, stroke: 20, paintImageXObject: 85, save: 10, restore: 11, transform: 12 };
 const glyph = (unicode: string, width = 500, isSpace = false) => ({ unicode, width, isSpace, fontChar: unicode, originalCharCode: 0 });
 // Display space of a US Letter page at scale 1 (what page.getViewport gives).
 const base: Matrix = [1, 0, 0, -1, 0, 792];
 const helvetica = fontInfo({ name: "Helvetica", bold: false, ascent: 0.75, descent: -0.25 });
+
+const at = (x: number) => [[1, 0, 0, 1, x, 700]];
 
 function walk(fn: number[], args: unknown[], chars = false) {
   return walkOperators(fn, args, base, { chars, removeWatermark: false, maxSegments: 100, font: () => helvetica });
@@ -120,10 +122,106 @@ describe("walkOperators: text", () => {
     expect(walk([OPS.beginText, OPS.setFont, OPS.setTextMatrix, OPS.showText], [null, ["f1", 10], [[1, 0, 0, 1, 100, 700]], [[glyph("W"), glyph("e"), glyph(" ", 500, true)]]]).runs[0]!.x1).toBe(110);
   });
 
+  it("reads a mark set back over its base by TJ as part of the word (LibreOffice), the word boxed to its base", () => {
+    // `[(क) 229 (ं) -224 (द)] TJ`: the anusvara drawn back over its consonant, then on.
+    const word = walk([OPS.beginText, OPS.setFont, OPS.setTextMatrix, OPS.showText], [null, ["f1", 10], at(100), [[glyph("a"), 300, glyph("\u0307", 0), -290, glyph("b")]]]);
+    expect(word.runs.map((x) => [x.text, x.x0, x.x1])).toEqual([["a\u0307b", 100, 109.9]]);
+    // Moving on further than the pull-back is still a word break.
+    const apart = walk([OPS.beginText, OPS.setFont, OPS.showText], [null, ["f1", 10], [[glyph("a"), 300, glyph("\u0307", 0), -600, glyph("b")]]]);
+    expect(apart.runs.map((x) => x.text)).toEqual(["a\u0307", "b"]);
+  });
+
+  it("joins a mark drawn alone to the run it sits on (LibreOffice raises a Thai tone mark with a text matrix of its own)", () => {
+    const r = walk(
+      [OPS.beginText, OPS.setFont, OPS.setTextMatrix, OPS.showText, OPS.setTextMatrix, OPS.showText, OPS.setTextMatrix, OPS.showText],
+      [null, ["f1", 10], at(100), [[glyph("ส"), glyph("\u0e34", 0)]], [[1, 0, 0, 1, 105, 700.5]], [[glyph("\u0e48", 0)]], at(105), [[glyph("ง")]]],
+      true,
+    );
+    expect(r.runs.map((x) => [x.text, x.x0, x.x1])).toEqual([
+      ["สิ่", 100, 105],
+      ["ง", 105, 110],
+    ]);
+    expect(r.runs[0]!.chars!.map((c) => c.text).join("")).toBe("สิ่");
+    // A mark on another line, or away from any run, stays where it is.
+    const away = walk([OPS.beginText, OPS.setFont, OPS.setTextMatrix, OPS.showText, OPS.setTextMatrix, OPS.showText], [null, ["f1", 10], at(100), [[glyph("a")]], at(200), [[glyph("\u0301", 0)]]]);
+    expect(away.runs.map((x) => x.text)).toEqual(["a", "\u0301"]);
+  });
+
   it("turns ligature glyphs into their letters", () => {
     const r = walk([OPS.beginText, OPS.setFont, OPS.showText], [null, ["f1", 10], [[glyph("\ufb01", 550), glyph("x")]]], true);
     expect(r.runs[0]!.text).toBe("fix");
     expect(r.runs[0]!.chars!.map((c) => c.text).join("")).toBe("fix");
+  });
+});
+
+describe("walkOperators: ActualText spans", () => {
+  // `/Span <</ActualText (...)>> BDC`, as our pdfjs patch passes it on: tag, MCID, text.
+  const span = (text: string | null) => ["Span", null, text];
+
+  it("reads a span's glyphs as its ActualText, boxed over all of them, characters spread over the span", () => {
+    // LibreOffice: one string, the span inside it (Devanagari "र्षि" drawn as ि, ष, reph).
+    const r = walk(
+      [OPS.beginText, OPS.setFont, OPS.setTextMatrix, OPS.showText, OPS.beginMarkedContentProps, OPS.showText, OPS.endMarkedContent, OPS.showText],
+      [null, ["f1", 10], at(100), [[glyph("व"), glyph("ा", 300)]], span("र्षि"), [[glyph("ि", 300), glyph("ष", 600), glyph("र्", 0)]], null, [[glyph("क")]]],
+      true,
+    );
+    expect(r.runs.map((x) => [x.text, x.x0, x.x1])).toEqual([
+      ["वा", 100, 108],
+      ["र्षि", 108, 117],
+      ["क", 117, 122],
+    ]);
+    // Four characters over the span's 9 pt.
+    expect(r.runs[1]!.chars!.map((c) => [c.text, c.x0, c.x1])).toEqual([
+      ["र", 108, 110.25],
+      ["्", 110.25, 112.5],
+      ["ष", 112.5, 114.75],
+      ["ि", 114.75, 117],
+    ]);
+    expect(r.textChars).toBe(2 + 4 + 1);
+  });
+
+  it("widens the run holding the text with the span's glyphs shown by later operators (Chromium: one string per glyph)", () => {
+    const r = walk(
+      [OPS.beginText, OPS.setFont, OPS.beginMarkedContentProps, OPS.setTextMatrix, OPS.showText, OPS.setTextMatrix, OPS.showText, OPS.setTextMatrix, OPS.showText, OPS.endMarkedContent, OPS.setTextMatrix, OPS.showText],
+      [null, ["f1", 10], span("สำ"), at(100), [[glyph("ส", 600)]], at(106), [[glyph("ํ", 0)]], at(106), [[glyph("า", 400)]], null, at(110), [[glyph("น")]]],
+      true,
+    );
+    expect(r.runs.map((x) => [x.text, x.x0, x.x1])).toEqual([
+      ["สำ", 100, 110],
+      ["น", 110, 115],
+    ]);
+    expect(r.runs[0]!.chars!.map((c) => [c.text, c.x0, c.x1])).toEqual([
+      ["ส", 100, 105],
+      ["ำ", 105, 110],
+    ]);
+  });
+
+  it("takes the outermost ActualText; marked content without one, nested or not, changes nothing", () => {
+    const r = walk(
+      [OPS.beginText, OPS.setFont, OPS.beginMarkedContentProps, OPS.beginMarkedContent, OPS.showText, OPS.endMarkedContent, OPS.beginMarkedContentProps, OPS.beginMarkedContentProps, OPS.showText, OPS.endMarkedContent, OPS.showText, OPS.endMarkedContent, OPS.showText, OPS.endMarkedContent, OPS.showText],
+      [null, ["f1", 10], ["P", 0, null], ["Artifact"], [[glyph("a")]], null, span("XYZ"), span("inner"), [[glyph("x")]], null, [[glyph("y")]], null, [[glyph("b")]], null, [[glyph("c")]]],
+    );
+    expect(r.runs.map((x) => x.text)).toEqual(["a", "XYZ", "b", "c"]);
+  });
+
+  it("reads glyphs under an empty ActualText as no text (decoration): a wide one parts the words around it", () => {
+    const r = walk(
+      [OPS.beginText, OPS.setFont, OPS.showText, OPS.beginMarkedContentProps, OPS.showText, OPS.endMarkedContent, OPS.showText, OPS.beginMarkedContentProps, OPS.showText, OPS.endMarkedContent, OPS.showText],
+      [null, ["f1", 10], [[glyph("a")]], span(""), [[glyph("•", 100)]], null, [[glyph("b")]], span(""), [[glyph("1", 500), glyph("2", 500)]], null, [[glyph("c")]]],
+    );
+    expect(r.runs.map((x) => x.text)).toEqual(["a", "b", "c"]);
+    expect(r.textChars).toBe(3);
+  });
+
+  it("ends a span left open in a form XObject with the form, and never stretches a run to another line", () => {
+    const r = walk(
+      [OPS.beginText, OPS.setFont, OPS.paintFormXObjectBegin, OPS.beginMarkedContentProps, OPS.setTextMatrix, OPS.showText, OPS.setTextMatrix, OPS.showText, OPS.paintFormXObjectEnd, OPS.setTextMatrix, OPS.showText],
+      [null, ["f1", 10], [null, null], span("word"), at(100), [[glyph("w")]], [[1, 0, 0, 1, 100, 680]], [[glyph("x")]], null, at(300), [[glyph("z")]]],
+    );
+    expect(r.runs.map((x) => [x.text, x.x0, x.x1, x.y0])).toEqual([
+      ["word", 100, 105, 792 - 700 - 7.5],
+      ["z", 300, 305, 792 - 700 - 7.5],
+    ]);
   });
 });
 

@@ -43,6 +43,9 @@ const OP = {
   setFillGray: 57,
   setFillRGBColor: 59,
   setFillCMYKColor: 61,
+  beginMarkedContent: 69,
+  beginMarkedContentProps: 70,
+  endMarkedContent: 71,
   paintFormXObjectBegin: 74,
   paintFormXObjectEnd: 75,
   beginGroup: 76,
@@ -95,6 +98,27 @@ interface Glyph {
   width: number;
   isSpace: boolean;
   vmetric?: number[] | null;
+}
+
+/**
+ * A marked-content span with an ActualText (`/Span <</ActualText (...)>> BDC ... EMC`):
+ * its glyphs read as that text. Chromium and LibreOffice wrap every cluster whose glyphs
+ * are not its characters one for one (Indic conjuncts and reordered vowel signs, Thai
+ * SARA AM drawn as two glyphs, CJK characters drawn with radical glyphs); LaTeX's accsupp
+ * and Word use it too. The text goes to the span's first glyph read; the later ones add
+ * only their boxes, to the run that holds it (in the same string, or one shown before).
+ */
+interface ActualTextSpan {
+  text: string;
+  /** Marked-content depth the span opened at: its EMC is the one that brings it back. */
+  depth: number;
+  /** Whether a glyph has taken the text (or, empty, hidden it). */
+  placed: boolean;
+  /** The run the text went to, once emitted; later glyphs widen it. */
+  run: TextRun | undefined;
+  /** Where the text's characters start in `run.chars`, and how many. */
+  charFrom: number;
+  charCount: number;
 }
 
 /** Options for {@link walkOperators}. */
@@ -213,6 +237,16 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
     const c = gs.clip;
     gs.clip = c ? { x0: Math.max(c.x0, box.x0), y0: Math.max(c.y0, box.y0), x1: Math.min(c.x1, box.x1), y1: Math.min(c.y1, box.y1) } : box;
   };
+  // Marked content open now (BMC/BDC without their EMC yet), the outermost ActualText span
+  // among it (one inside is part of its text), and the depth at each form or annotation
+  // being drawn: a span left open in one ends with it.
+  let markedDepth = 0;
+  let actual: ActualTextSpan | null = null;
+  const markedAt: number[] = [];
+  const endMarked = (depth: number): void => {
+    markedDepth = Math.max(0, depth);
+    if (actual !== null && actual.depth > markedDepth) actual = null;
+  };
   // Text object state (not part of the graphics state stack).
   let tm: Matrix = [1, 0, 0, 1, 0, 0];
   let x = 0;
@@ -293,6 +327,15 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
     // In an OCR layer's glyphless font a word's box ends where its trailing space does.
     const glyphless = font.glyphless;
     let spaceEnd = 0;
+    // The ActualText span this string is shown in, if any (marked content opens and
+    // closes between strings); whether its text is in the run being built (and began it),
+    // the extent of its glyphs there, and where its characters start in charStarts.
+    const span = actual;
+    let spanPending = false;
+    let spanLeads = false;
+    let spanU0 = 0;
+    let spanU1 = 0;
+    let spanCharFrom = 0;
     const flush = (): void => {
       pendingSpace = false;
       if (!text) return;
@@ -300,9 +343,10 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       text = "";
       charStarts = undefined;
       charEnds = undefined;
+      spanPending = false;
     };
-    // Corners of [u0,u1] along the baseline, ascent..descent across, in display space.
-    const emit = (str: string, u0: number, u1: number, cs: number[] | undefined, ce: number[] | undefined): void => {
+    // The box of [u0,u1] along the baseline, ascent..descent across, in display space.
+    const boxOf = (u0: number, u1: number): Rect => {
       let ax0: number, ax1: number, ay0: number, ay1: number;
       if (vertical) {
         // Vertical writing: the advance runs down the text-space y axis.
@@ -318,12 +362,21 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       }
       const cx = [m[0] * ax0 + m[2] * ay0 + m[4], m[0] * ax1 + m[2] * ay0 + m[4], m[0] * ax0 + m[2] * ay1 + m[4], m[0] * ax1 + m[2] * ay1 + m[4]];
       const cy = [m[1] * ax0 + m[3] * ay0 + m[5], m[1] * ax1 + m[3] * ay0 + m[5], m[1] * ax0 + m[3] * ay1 + m[5], m[1] * ax1 + m[3] * ay1 + m[5]];
-      const run: TextRun = {
-        text: str,
+      return {
         x0: Math.min(cx[0]!, cx[1]!, cx[2]!, cx[3]!),
         x1: Math.max(cx[0]!, cx[1]!, cx[2]!, cx[3]!),
         y0: Math.min(cy[0]!, cy[1]!, cy[2]!, cy[3]!),
         y1: Math.max(cy[0]!, cy[1]!, cy[2]!, cy[3]!),
+      };
+    };
+    const emit = (str: string, u0: number, u1: number, cs: number[] | undefined, ce: number[] | undefined): void => {
+      const box = boxOf(u0, u1);
+      const run: TextRun = {
+        text: str,
+        x0: box.x0,
+        x1: box.x1,
+        y0: box.y0,
+        y1: box.y1,
         fontSize: dispSize,
         angle: angleDeg,
         bold: font.style.bold,
@@ -349,7 +402,56 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         }
         run.chars = list;
       }
+      // Marks alone, drawn with no advance (LibreOffice raises a Thai tone mark over a vowel
+      // sign with a text matrix of its own), belong to the run they sit on.
+      const last = u1 === u0 ? runs[runs.length - 1] : undefined;
+      if (last && sitsOn(last, run) && MARKS_ONLY.test(str)) {
+        if (spanPending) {
+          span!.run = last;
+          span!.charFrom = (last.chars?.length ?? 0) + spanCharFrom;
+        }
+        last.text += str;
+        if (last.chars && run.chars) last.chars.push(...run.chars);
+        return;
+      }
+      if (spanPending) {
+        span!.run = run;
+        span!.charFrom = spanCharFrom;
+      }
       runs.push(run);
+    };
+    // A later glyph of the span (u..u + w along the baseline) adds its box to the run
+    // holding the span's text, whose characters are spread over the span's glyphs. One on
+    // another line (a span left open by a broken writer) adds nothing.
+    const widenSpan = (s: ActualTextSpan, u: number, w: number): void => {
+      if (spanPending) {
+        spanU0 = Math.min(spanU0, u);
+        spanU1 = Math.max(spanU1, u + w);
+        end = Math.max(end, spanU1);
+        if (spanLeads) start = Math.min(start, spanU0);
+        if (charStarts) spreadChars(charStarts, charEnds!, spanCharFrom, s.charCount, spanU0, spanU1);
+        return;
+      }
+      const run = s.run;
+      if (!run) return;
+      const box = boxOf(u, u + w);
+      if (!onLineOf(run, box)) return;
+      run.x0 = Math.min(run.x0, box.x0);
+      run.x1 = Math.max(run.x1, box.x1);
+      run.y0 = Math.min(run.y0, box.y0);
+      run.y1 = Math.max(run.y1, box.y1);
+      const chars = run.chars;
+      if (chars && s.charCount > 0 && s.charFrom + s.charCount <= chars.length) {
+        const first = chars[s.charFrom]!;
+        const last = chars[s.charFrom + s.charCount - 1]!;
+        const x0 = Math.min(first.x0, box.x0);
+        const step = (Math.max(last.x1, box.x1) - x0) / s.charCount;
+        for (let k = 0; k < s.charCount; k++) {
+          const c = chars[s.charFrom + k]!;
+          c.x0 = x0 + k * step;
+          c.x1 = x0 + (k + 1) * step;
+        }
+      }
     };
     // Ghostscript spells word spaces as character spacing: `2.5 Tc [(da) 250 (sal)] TJ`
     // is "d as a l" — Tc opens a space after every glyph and TJ pulls back, exactly, the
@@ -380,8 +482,10 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
     for (const g of glyphs) {
       if (typeof g === "number") {
         const adv = (spacingDir * g * size) / 1000;
-        // A TJ gap wider than ~0.15 em is a word break the text never spelt out.
-        if (!vertical && adv > 0.15 * size) flush();
+        // A TJ gap wider than ~0.15 em is a word break the text never spelt out, unless it
+        // only moves back past where the text reached: LibreOffice sets a mark (an anusvara,
+        // a vowel sign below, a Thai tone) back over its base and then moves on.
+        if (!vertical && adv > 0.15 * size && acc + adv > end + 0.15 * size) flush();
         acc += adv;
         slack += adv;
         continue;
@@ -407,6 +511,23 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         }
       }
       let u = g.unicode;
+      let placing = false;
+      if (span !== null) {
+        if (span.text === "") {
+          // An empty ActualText: the span's glyphs are no text (decoration), but a wide
+          // one still parts the words either side of it, as a TJ gap would.
+          if (advance > 0.15 * size) flush();
+          acc += advance;
+          continue;
+        }
+        if (span.placed) {
+          widenSpan(span, acc, width * widthScale);
+          acc += advance;
+          continue;
+        }
+        span.placed = placing = true;
+        u = span.text;
+      }
       // Printable ASCII (most glyphs) is neither a compatibility character nor blank; a
       // plain space (most of the rest) is blank.
       const code = u.length === 1 ? u.charCodeAt(0) : -1;
@@ -433,7 +554,8 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         acc += advance;
         continue;
       }
-      if (!text) start = acc;
+      const first = !text;
+      if (first) start = acc;
       else if (pendingSpace) {
         text += " ";
         if (options.chars) {
@@ -442,6 +564,12 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         }
       }
       pendingSpace = false;
+      if (placing) {
+        spanPending = true;
+        spanLeads = first;
+        spanU0 = acc;
+        spanU1 = acc + width * widthScale;
+      }
       text += u;
       if (options.chars) {
         (charStarts ??= []).push(acc);
@@ -452,7 +580,13 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
           charEnds!.push(acc + width * widthScale);
         }
       }
-      end = acc + width * widthScale;
+      if (placing) {
+        span!.charCount = [...u].length;
+        spanCharFrom = (charStarts?.length ?? 0) - span!.charCount;
+      }
+      // The run reaches as far as its furthest glyph: a mark set back over its base ends
+      // no earlier than the base.
+      end = first ? acc + width * widthScale : Math.max(end, acc + width * widthScale);
       acc += advance;
     }
     flush();
@@ -475,6 +609,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         gs.ctm = mul(gs.ctm, args as number[]);
         break;
       case OP.paintFormXObjectBegin: {
+        markedAt.push(markedDepth);
         stack.push(gs);
         gs = { ...gs };
         const m = args?.[0] as number[] | null | undefined;
@@ -489,11 +624,13 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         break;
       case OP.paintFormXObjectEnd:
         gs = stack.pop() ?? gs;
+        endMarked(markedAt.pop() ?? markedDepth);
         break;
       case OP.beginAnnotation: {
         // An annotation's appearance stream (form field values, stamps) draws in its own
         // space: the page transform, then the annotation's transform and matrix.
         stack.push(gs);
+        markedAt.push(markedDepth);
         const t = args?.[2] as number[] | undefined;
         const m = args?.[3] as number[] | undefined;
         let ctm = base;
@@ -505,7 +642,21 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       }
       case OP.endAnnotation:
         gs = stack.pop() ?? gs;
+        endMarked(markedAt.pop() ?? markedDepth);
         if (inAnnotation > 0) inAnnotation--;
+        break;
+      case OP.beginMarkedContent:
+        markedDepth++;
+        break;
+      case OP.beginMarkedContentProps: {
+        markedDepth++;
+        // The ActualText our pdfjs patch passes on (pdfjs-patch.ts `actual-text`).
+        const text = args?.[2];
+        if (actual === null && typeof text === "string") actual = { text, depth: markedDepth, placed: false, run: undefined, charFrom: 0, charCount: 0 };
+        break;
+      }
+      case OP.endMarkedContent:
+        endMarked(markedDepth - 1);
         break;
       case OP.setGState:
         for (const entry of (args?.[0] as [string, unknown][] | undefined) ?? []) {
@@ -650,6 +801,36 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
     }
   }
   return { runs, segments, images, textChars, markers, drawings };
+}
+
+/** Combining marks and nothing else. */
+const MARKS_ONLY = /^\p{M}+$/u;
+
+/** Whether the run `mark` (drawn with no advance) lies on `run`'s line, over it or at its end. */
+function sitsOn(run: TextRun, mark: TextRun): boolean {
+  if (run.angle !== mark.angle || !onLineOf(run, mark)) return false;
+  const slack = 0.1 * run.fontSize;
+  if (run.angle === 90 || run.angle === 270) return mark.y0 >= run.y0 - slack && mark.y1 <= run.y1 + slack;
+  return mark.x0 >= run.x0 - slack && mark.x1 <= run.x1 + slack;
+}
+
+/** Whether `box`'s centre lies within `run`'s extent across its line (on that line). */
+function onLineOf(run: TextRun, box: Rect): boolean {
+  if (run.angle === 90 || run.angle === 270) {
+    const c = (box.x0 + box.x1) / 2;
+    return c >= run.x0 && c <= run.x1;
+  }
+  const c = (box.y0 + box.y1) / 2;
+  return c >= run.y0 && c <= run.y1;
+}
+
+/** Spreads `count` characters from `from` evenly over [u0, u1] (an ActualText over several glyphs). */
+function spreadChars(starts: number[], ends: number[], from: number, count: number, u0: number, u1: number): void {
+  const step = (u1 - u0) / Math.max(1, count);
+  for (let k = 0; k < count && from + k < starts.length; k++) {
+    starts[from + k] = u0 + k * step;
+    ends[from + k] = u0 + (k + 1) * step;
+  }
 }
 
 /** Whether the box centred on (px, py), ex and ey either side, lies wholly outside `r`. */
