@@ -205,11 +205,47 @@ function mostlyRtl(items: readonly Rect[]): boolean {
   return rtlWins(votes);
 }
 
-/** The gutters among `cuts` (gaps of `region`) whose two sides share a row somewhere. */
+/**
+ * The gutters among `cuts` (gaps of `region`) whose two sides share a row somewhere,
+ * more than one row: a side that is only the end of one row of the other's (a form's
+ * last options reaching past the rest of the page) is no column.
+ */
 function columnBreaks<T extends Rect>(region: readonly T[], cuts: readonly Gap[]): Gap[] {
   const sides = splitAt(region, cuts, "x");
-  return cuts.filter((_, i) => sideBySide(sides[i] ?? [], sides[i + 1] ?? []));
+  return cuts.filter((_, i) => {
+    const [a, b] = [sides[i] ?? [], sides[i + 1] ?? []];
+    return sideBySide(a, b) && !rowEnd(a, b) && !rowEnd(b, a);
+  });
 }
+
+/**
+ * Whether `side` is only the end of one row of `other`: its boxes, one line each, share
+ * one stretch of the vertical axis, such a box of `other` stands
+ * level with them (overlapping 70 % of the taller), and `other` goes on above or below
+ * that row. Read as a column, a form's row `Business type: [ ] Sole trader [X] Limited
+ * company` whose last option reaches past every other line came after the whole form;
+ * when `other` is no more than that row, cutting reads it left to right anyway.
+ */
+function rowEnd(side: readonly Rect[], other: readonly Rect[]): boolean {
+  // The side's extent (y0..y1) and the stretch all its boxes share (top..bottom).
+  let [y0, y1, top, bottom] = [Infinity, -Infinity, -Infinity, Infinity];
+  for (const r of side) {
+    if (!inRow(r)) return false;
+    [y0, y1, top, bottom] = [Math.min(y0, r.y0), Math.max(y1, r.y1), Math.max(top, r.y0), Math.min(bottom, r.y1)];
+  }
+  if (top >= bottom) return false;
+  const level = other.some((q) => inRow(q) && Math.min(q.y1, y1) - Math.max(q.y0, y0) >= 0.7 * Math.max(q.y1 - q.y0, y1 - y0));
+  return level && other.some((q) => q.y1 <= y0 || q.y0 >= y1);
+}
+
+/**
+ * Whether a box can be one of a row's boxes: a box of one line (blocks carry their lines;
+ * plain boxes count as one). A paragraph beside a sidebar is no row.
+ */
+const inRow = (r: Rect): boolean => {
+  const lines = (r as { lines?: unknown }).lines;
+  return !Array.isArray(lines) || lines.length <= 1;
+};
 
 /** Whether some box of `a` and some box of `b` share a stretch of the vertical axis. */
 function sideBySide(a: readonly Rect[], b: readonly Rect[]): boolean {

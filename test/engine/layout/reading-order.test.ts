@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readingOrder, type Rect } from "../../../src/engine/layout/index.js";
+import { layoutPage, readingOrder, type Rect } from "../../../src/engine/layout/index.js";
+import { run } from "./support.js";
 
 const box = (id: string, x0: number, y0: number, x1: number, y1: number): Rect & { id: string } => ({ id, x0, y0, x1, y1 });
 
@@ -115,6 +116,56 @@ describe("readingOrder", () => {
   it("reads a single column top to bottom", () => {
     const items = [box("c", 50, 300, 500, 320), box("a", 50, 100, 500, 120), box("b", 60, 200, 480, 220)];
     expect(readingOrder(items).map((b) => b.id)).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("readingOrder: one row reaching past the rest of the page", () => {
+  // A block's lines; reading order only counts them.
+  const lines = (n: number) => Array.from({ length: n }, () => ({}));
+  const block = (id: string, x0: number, y0: number, x1: number, y1: number, n = 1) => ({ ...box(id, x0, y0, x1, y1), lines: lines(n) });
+
+  it("reads a form row's last options, past every other line, within their row", () => {
+    // ReportLab form: the Business type row's options run on far to the right of the rest.
+    const items = [
+      block("T", 50, 36, 247, 52),
+      block("name", 50, 82, 263, 93),
+      block("type", 50, 166, 224, 177),
+      block("options", 284, 166, 466, 177),
+      block("currency", 50, 194, 185, 205),
+      block("notes", 50, 222, 234, 233),
+    ];
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["T", "name", "type", "options", "currency", "notes"]);
+  });
+
+  it("still reads a one-line box beside a paragraph, or a paragraph beside another, as a column", () => {
+    // A sidebar paragraph level with the left column's first: a column, whatever its height.
+    const para = [block("L1", 50, 100, 300, 200, 8), block("R1", 330, 100, 560, 190, 7), block("L2", 50, 210, 300, 300, 7)];
+    expect(readingOrder(para).map((b) => b.id)).toEqual(["L1", "L2", "R1"]);
+    // A one-line note set beside a paragraph: the paragraph is no row of it.
+    const note = [block("L1", 50, 100, 300, 112, 1), block("L2", 50, 120, 300, 200, 7), block("N", 330, 120, 450, 132, 1), block("L3", 50, 210, 300, 300, 7)];
+    expect(readingOrder(note).map((b) => b.id)).toEqual(["L1", "L2", "L3", "N"]);
+  });
+
+  it("reads a row of boxes that is the whole region left to right", () => {
+    const items = [block("a", 50, 100, 150, 111), block("b", 200, 101, 300, 112), block("c", 350, 100, 450, 111)];
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("layoutPage: reading order", () => {
+  it("reads a form row whose last option reaches past the rest of the page within its row", () => {
+    const runs = [run("Vendor Registration Form", 50, 36, { fontSize: 16, bold: true })];
+    let top = 82;
+    for (const [label, value] of [["Company name:", "Northwind Traders Ltd"], ["VAT number:", "GB 123 4567 89"]] as const) {
+      runs.push(run(label, 50, top), run(value, 164, top));
+      top += 28;
+    }
+    runs.push(run("Business type:", 50, top), run("[ ] Sole trader", 164, top), run("[X] Limited company", 284, top), run("[ ] Partnership", 404, top));
+    runs.push(run("Preferred currency:", 50, top + 28), run("EUR", 164, top + 28));
+    const blocks = layoutPage({ width: 612, height: 792, runs });
+    const at = (words: string) => blocks.findIndex((b) => b.text.includes(words));
+    expect(at("Partnership")).toBeGreaterThan(-1);
+    expect(at("Partnership")).toBeLessThan(at("Preferred currency"));
   });
 });
 
