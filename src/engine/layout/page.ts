@@ -108,7 +108,8 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
     if (w * h >= 0.85 * content.width * content.height && content.runs.length > 0) continue;
     blocks.push({ ...rect(img), lines: [], text: "", fontSize: 0, bold: false, mono: false, kind: "image", image: img });
   }
-  return notesAfterText(readingOrder(blocks));
+  // Text inside a drawn frame (a boxed summary, a sidebar) is read together.
+  return notesAfterText(readingOrder(blocks, { frames: content.drawings ?? [] }));
 }
 
 /**

@@ -12,6 +12,13 @@ export interface ReadingOrderOptions {
    * @default "auto"
    */
   direction?: "ltr" | "rtl" | "auto";
+  /**
+   * Boxes the page draws (panels, cards, framed notes). The items wholly inside one, two
+   * at least, are read together as one box (nested frames inside it likewise), and a row
+   * of such boxes side by side is read on its own, left to right.
+   * @default []
+   */
+  frames?: readonly Rect[];
 }
 
 interface Gap {
@@ -53,17 +60,23 @@ function splitAt<T extends Rect>(items: readonly T[], cuts: readonly Gap[], axis
  * two columns whose paragraph breaks happen to line up are still read column by column
  * while a full-width title or figure between them still splits the page. On a
  * right-to-left page columns are read right to left, and boxes on one row from the
- * right.
+ * right. The boxes inside a drawn frame are cut as one box and ordered on their own.
  */
 export function readingOrder<T extends Rect>(items: readonly T[], options: ReadingOrderOptions = {}): T[] {
-  const { minGutter = 3, direction = "auto" } = options;
+  const { minGutter = 3, direction = "auto", frames = [] } = options;
   const rtl = direction === "rtl" || (direction === "auto" && mostlyRtl(items));
-  const byRow = rtl ? (a: T, b: T) => a.y0 - b.y0 || b.x1 - a.x1 : (a: T, b: T) => a.y0 - b.y0 || a.x0 - b.x0;
-  const columns = (groups: T[][]): T[][] => (rtl ? groups.reverse() : groups);
+  const byRow = rtl ? (a: Rect, b: Rect) => a.y0 - b.y0 || b.x1 - a.x1 : (a: Rect, b: Rect) => a.y0 - b.y0 || a.x0 - b.x0;
+  const columns = <U>(groups: U[][]): U[][] => (rtl ? groups.reverse() : groups);
   const out: T[] = [];
-  const visit = (region: readonly T[], depth: number): void => {
+  const emit = (boxes: readonly (T | Panel<T>)[]): void => {
+    for (const b of boxes) {
+      if (b instanceof Panel) out.push(...readingOrder(b.members, { minGutter, direction: rtl ? "rtl" : "ltr", frames: b.frames }));
+      else out.push(b);
+    }
+  };
+  const visit = (region: readonly (T | Panel<T>)[], depth: number): void => {
     if (region.length <= 1 || depth > 40) {
-      out.push(...[...region].sort(byRow));
+      emit([...region].sort(byRow));
       return;
     }
     // Columns sit side by side somewhere. Boxes that only alternate down the page on
@@ -78,7 +91,7 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
     }
     const bands = splitAt(region, gaps(region, "y", 0), "y");
     if (bands.length === 1) {
-      out.push(...[...region].sort(byRow));
+      emit([...region].sort(byRow));
       return;
     }
     // Merge runs of bands whose column gutters overlap. Bands with no gutter of their own
@@ -87,9 +100,9 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
     // rows are still the left column, while a salutation under a letter's two-column head
     // is read after it. Held bands that no gutter band follows still join the run when
     // they carry one of its columns on at that column's width (`columnTail`).
-    const groups: T[][] = [];
+    const groups: (T | Panel<T>)[][] = [];
     let prevGutters: Gap[] = [];
-    let held: T[][] = [];
+    let held: (T | Panel<T>)[][] = [];
     let heldGutters: Gap[] = [];
     const release = (): void => {
       // Held bands that run on one column at its width (the left column of a page going
@@ -103,6 +116,15 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
     };
     for (const band of bands) {
       const gutters = gaps(band, "x", minGutter);
+      // A row of framed panels side by side (a bill's summary box beside its help box) is
+      // read on its own: its gutter runs between panels, it carries no column of the bands
+      // around it on (a letterhead's logo and account block above share that gutter).
+      if (gutters.length > 0 && band.every((r) => r instanceof Panel)) {
+        release();
+        groups.push([...band]);
+        prevGutters = [];
+        continue;
+      }
       const last = groups[groups.length - 1];
       if (last && prevGutters.length > 0 && gutters.length > 0 && shareGutter(held.length ? heldGutters : prevGutters, gutters)) {
         last.push(...held.flat(), ...band);
@@ -125,7 +147,7 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
       // Everything merged into one columnar group: its gutter intersection is a real cut.
       const cuts = columnBreaks(region, gaps(region, "x", 0));
       if (cuts.length === 0) {
-        out.push(...[...region].sort(byRow));
+        emit([...region].sort(byRow));
         return;
       }
       for (const g of columns(splitAt(region, cuts, "x"))) visit(g, depth + 1);
@@ -133,9 +155,74 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
     }
     for (const g of groups) visit(g, depth + 1);
   };
-  visit(items, 0);
+  visit(frames.length ? panels(items, frames) : items, 0);
   return out;
 }
+
+/**
+ * The items inside one drawn frame, cut as one box (the frame's): a boxed summary is not
+ * split around the sidebar beside it. `frames` are the frames nested inside it, for
+ * ordering its members.
+ */
+class Panel<T extends Rect> implements Rect {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  constructor(
+    frame: Rect,
+    readonly members: T[],
+    readonly frames: Rect[] = [],
+  ) {
+    ({ x0: this.x0, y0: this.y0, x1: this.x1, y1: this.y1 } = frame);
+  }
+}
+
+/** How far (page units) a box may stand over its frame's edge and still be inside it. */
+const FRAME_SLACK = 2;
+
+/**
+ * `items` with those inside drawn frames gathered into {@link Panel}s. A frame counts
+ * when it holds two items at least and not all of them (a page border says nothing);
+ * frames are taken largest first, one inside a taken frame goes with it (ordered when
+ * its panel is), and one sharing items with a taken frame it does not sit in is
+ * ignored. Items are found by their top edge in a sorted list, so each frame costs a
+ * search and the items level with it.
+ */
+function panels<T extends Rect>(items: readonly T[], frames: readonly Rect[]): (T | Panel<T>)[] {
+  const byTop = [...items].sort((a, b) => a.y0 - b.y0);
+  const inside = (f: Rect): T[] => {
+    let lo = 0;
+    let hi = byTop.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byTop[mid]!.y0 < f.y0 - FRAME_SLACK) lo = mid + 1;
+      else hi = mid;
+    }
+    const found: T[] = [];
+    for (let i = lo; i < byTop.length && byTop[i]!.y0 <= f.y1; i++) if (within(byTop[i]!, f)) found.push(byTop[i]!);
+    return found;
+  };
+  const holding = frames
+    .map((frame) => ({ frame, members: inside(frame) }))
+    .filter((h) => h.members.length >= 2 && h.members.length < items.length)
+    .sort((a, b) => area(b.frame) - area(a.frame));
+  if (holding.length === 0) return [...items];
+  const owner = new Map<T, Panel<T>>();
+  for (const { frame, members } of holding) {
+    const taken = owner.get(members[0]!);
+    if (!taken && members.every((m) => !owner.has(m))) {
+      const panel = new Panel(frame, members);
+      for (const m of members) owner.set(m, panel);
+    } else if (taken && within(frame, taken) && members.every((m) => owner.get(m) === taken)) taken.frames.push(frame);
+  }
+  const out: (T | Panel<T>)[] = items.filter((r) => !owner.has(r));
+  out.push(...new Set(owner.values()));
+  return out;
+}
+
+const within = (r: Rect, f: Rect): boolean => r.x0 >= f.x0 - FRAME_SLACK && r.x1 <= f.x1 + FRAME_SLACK && r.y0 >= f.y0 - FRAME_SLACK && r.y1 <= f.y1 + FRAME_SLACK;
+const area = (r: Rect): number => (r.x1 - r.x0) * (r.y1 - r.y0);
 
 /**
  * How many of `bands` (held under `group`, each on one side of its `gutters`) continue
@@ -219,12 +306,13 @@ function columnBreaks<T extends Rect>(region: readonly T[], cuts: readonly Gap[]
 }
 
 /**
- * Whether `side` is only the end of one row of `other`: its boxes, one line each, share
- * one stretch of the vertical axis, such a box of `other` stands
+ * Whether `side` is only the end of one row of `other`: its boxes, each one line or one
+ * framed panel, share one stretch of the vertical axis, such a box of `other` stands
  * level with them (overlapping 70 % of the taller), and `other` goes on above or below
  * that row. Read as a column, a form's row `Business type: [ ] Sole trader [X] Limited
- * company` whose last option reaches past every other line came after the whole form;
- * when `other` is no more than that row, cutting reads it left to right anyway.
+ * company` whose last option reaches past every other line came after the whole form,
+ * and the last of a row of cards after what is set under the others; when `other` is no
+ * more than that row, cutting reads it left to right anyway.
  */
 function rowEnd(side: readonly Rect[], other: readonly Rect[]): boolean {
   // The side's extent (y0..y1) and the stretch all its boxes share (top..bottom).
@@ -239,10 +327,11 @@ function rowEnd(side: readonly Rect[], other: readonly Rect[]): boolean {
 }
 
 /**
- * Whether a box can be one of a row's boxes: a box of one line (blocks carry their lines;
- * plain boxes count as one). A paragraph beside a sidebar is no row.
+ * Whether a box can be one of a row's boxes: a framed panel, or a box of one line (blocks
+ * carry their lines; plain boxes count as one). A paragraph beside a sidebar is no row.
  */
 const inRow = (r: Rect): boolean => {
+  if (r instanceof Panel) return true;
   const lines = (r as { lines?: unknown }).lines;
   return !Array.isArray(lines) || lines.length <= 1;
 };

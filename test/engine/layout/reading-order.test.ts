@@ -152,6 +152,40 @@ describe("readingOrder: one row reaching past the rest of the page", () => {
   });
 });
 
+describe("options.frames", () => {
+  it("reads a boxed summary whole, beside a boxed sidebar, under a letterhead", () => {
+    // A Chromium bill (A4): logo and account block, the address, a framed summary and a
+    // framed help box floated right, then a heading and a full-width paragraph.
+    const items = [
+      box("logo", 49, 48, 245, 76),
+      box("account", 406, 49, 547, 74),
+      box("address", 49, 85, 137, 126),
+      box("summary", 60, 144, 151, 157),
+      box("para1", 60, 159, 351, 186),
+      box("para2", 60, 187, 189, 201),
+      box("help", 378, 142, 428, 154),
+      box("call", 378, 155, 457, 179),
+      box("heading", 49, 222, 176, 238),
+      box("usage", 49, 250, 520, 278),
+    ];
+    const frames = [box("", 49, 137, 368, 209), box("", 373, 137, 547, 185)];
+    expect(readingOrder(items, { frames }).map((b) => b.id)).toEqual(["logo", "account", "address", "summary", "para1", "para2", "help", "call", "heading", "usage"]);
+  });
+
+  it("reads a row of cards left to right before what is set under only some of them", () => {
+    const card = (n: number, x0: number) => [box(`title${n}`, x0 + 8, 100, x0 + 80, 112), box(`text${n}`, x0 + 8, 120, x0 + 120, 150)];
+    const items = [box("T", 50, 50, 340, 70), ...card(1, 50), ...card(2, 225), ...card(3, 400), box("H", 50, 200, 160, 215), box("P", 50, 225, 370, 240)];
+    const frames = [box("", 50, 90, 210, 160), box("", 225, 90, 385, 160), box("", 400, 90, 560, 160)];
+    expect(readingOrder(items, { frames }).map((b) => b.id)).toEqual(["T", "title1", "text1", "title2", "text2", "title3", "text3", "H", "P"]);
+  });
+
+  it("orders a frame's boxes on their own, frames nested in it too, and ignores a frame around everything", () => {
+    const items = [box("a", 60, 60, 200, 70), box("b", 60, 80, 200, 90), box("side", 300, 60, 400, 200), box("c", 70, 110, 190, 120), box("d", 70, 125, 190, 135)];
+    const frames = [box("", 0, 0, 600, 800), box("", 50, 50, 210, 150), box("", 65, 105, 195, 140)];
+    expect(readingOrder(items, { frames }).map((b) => b.id)).toEqual(["a", "b", "c", "d", "side"]);
+  });
+});
+
 describe("layoutPage: reading order", () => {
   it("reads a form row whose last option reaches past the rest of the page within its row", () => {
     const runs = [run("Vendor Registration Form", 50, 36, { fontSize: 16, bold: true })];
@@ -166,6 +200,33 @@ describe("layoutPage: reading order", () => {
     const at = (words: string) => blocks.findIndex((b) => b.text.includes(words));
     expect(at("Partnership")).toBeGreaterThan(-1);
     expect(at("Partnership")).toBeLessThan(at("Preferred currency"));
+  });
+
+
+  it("passes the page's drawn boxes to reading order: a framed box is read whole beside its neighbour", () => {
+    const runs = [
+      run("Brightwater Energy", 50, 40, { fontSize: 20, bold: true }),
+      run("Account number: 8830 1192 4471", 400, 42, { fontSize: 9 }),
+      run("Bill date: 02 April 2024", 400, 53, { fontSize: 9 }),
+      run("Mr Daniel Osei", 50, 90),
+      run("Norwich NR2 3LP", 50, 102),
+      run("Your bill summary", 60, 150, { bold: true }),
+      run("Your total is higher than last month.", 60, 165),
+      run("Please pay by 20 April 2024.", 60, 180),
+      run("Need help?", 380, 150, { bold: true }),
+      run("Call 0330 123 4567", 380, 163),
+      run("Your electricity usage", 50, 240, { fontSize: 12, bold: true }),
+      run("You used 282 kWh of electricity between 1 March and 31 March, 12% more than last year.", 50, 262),
+    ];
+    const drawings = [
+      { x0: 50, y0: 140, x1: 360, y1: 200 },
+      { x0: 370, y0: 140, x1: 550, y1: 185 },
+    ];
+    const first = (blocks: { text: string }[], words: string) => blocks.findIndex((b) => b.text.includes(words));
+    const blocks = layoutPage({ width: 595, height: 842, runs, drawings });
+    const order = ["Brightwater", "Account number", "Daniel", "bill summary", "Please pay", "Need help", "Call", "electricity usage", "You used"].map((w) => first(blocks, w));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(order.every((i) => i >= 0)).toBe(true);
   });
 });
 
