@@ -4,10 +4,11 @@ import { LIST_MARKER } from "./list-marker.js";
 import { BARE_NUMBER, sequenceItems } from "./numbered-items.js";
 import { speakerLines } from "./speakers.js";
 import { pitchKey, tightPitch, widerSpaced } from "./spacing.js";
-import { isCjk, overlap, type Block, type Line } from "./types.js";
+import { joinsUnspaced, overlap, type Block, type Line } from "./types.js";
 
-// Arabic question mark, full stop and semicolon end sentences too.
-const SENTENCE_END = /[.!?。！？:：;；"”’)）\u061f\u06d4\u061b]$/;
+// Arabic question mark, full stop and semicolon end sentences too, and so do the danda
+// and double danda (Devanagari, Bengali) and the Ethiopic, Khmer and Myanmar full stops.
+const SENTENCE_END = /[.!?。！？:：;；"”’)）\u061f\u06d4\u061b\u0964\u0965\u1362\u17d4\u104b]$/;
 
 /** Tuning for {@link buildBlocks}. */
 export interface BlockOptions {
@@ -304,7 +305,7 @@ const OPEN_END = /\b(?:the|a|an|of|to|and|or|in|on|for|with|by|at|from|that|whic
 const TERMINAL_COLON = /[:：]\s*$/;
 
 /** A sentence's end that no hanging line runs on from (a colon may, a semicolon too). */
-const FULL_STOP = /[.!?。！？\u061f\u06d4]["”’)）]?$/;
+const FULL_STOP = /[.!?。！？\u061f\u06d4\u0964\u0965\u1362\u17d4\u104b]["”’)）]?$/;
 
 /**
  * Where the text column around line `k` ends (its right edge, or its left one with
@@ -464,7 +465,7 @@ function joinLines(text: string, line: Line, b: Block): string {
   const a = text.at(-1) ?? "";
   const c = next[0] ?? "";
   if (a === "-" && /\p{Ll}/u.test(c) && /\p{L}/u.test(text.at(-2) ?? "")) return b.keepHyphens || compound(text, next) ? text + next : text.slice(0, -1) + next;
-  if (isCjk(a) || isCjk(c)) return text + next;
+  if (joinsUnspaced(a, c)) return text + next;
   if (a === " ") return text + next;
   return `${text} ${next}`;
 }

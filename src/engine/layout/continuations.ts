@@ -9,7 +9,9 @@ import { FIGURE_CAPTION, TABLE_CAPTION } from "./classify.js";
 import type { LaidElement, PageLayout } from "./document.js";
 import { isCjk, type Block, type BlockKind, type GridTable } from "./types.js";
 
-const TERMINAL = /[.!?。！？:：;；؟؛۔"”’)）\]]$/;
+// Devanagari's danda and double danda (Hindi, Marathi, Nepali, Sanskrit; Bengali uses them
+// too), the Ethiopic, Khmer and Myanmar full stops end sentences as well.
+const TERMINAL = /[.!?。！？:：;；؟؛۔"”’)）\]\u0964\u0965\u1362\u17d4\u104b]$/;
 
 const flowKinds = new Set<BlockKind>(["text", "list", "title", "table", "code", "formula", "image", "figure-caption", "table-caption"]);
 
@@ -22,10 +24,11 @@ function continuesText(a: Block, b: Block): boolean {
   const first = start[0]!;
   // A note numbered in lower-case roman (`iv See the log book`) starts afresh.
   if (/^(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})\s+\p{Lu}/u.test(start)) return false;
-  // Scripts without case (CJK, Hebrew, Arabic): an open sentence is enough.
+  // Scripts without case (CJK, Hebrew, Arabic, Indic, Thai, Ethiopic: letters of
+  // category Lo): an open sentence is enough.
   // A word broken at its hyphen goes on in anything but a block all in capitals (a
   // running head not found as such: `CHAPTER 1. PUMPS`; `non-` + `EU citizens` goes on).
-  return /\p{Ll}/u.test(first) || isCjk(first) || hasRtl(first) || /[,，、،]$/.test(end) || (end.endsWith("-") && /\p{Ll}/u.test(start));
+  return /[\p{Ll}\p{Lo}]/u.test(first) || isCjk(first) || hasRtl(first) || /[,，、،]$/.test(end) || (end.endsWith("-") && /\p{Ll}/u.test(start));
 }
 
 /**

@@ -2,7 +2,7 @@ import { hasRtl, logicalRuns } from "./bidi.js";
 import { clauseNumber, countsOn, hangsFromMarker, keyValue, labelEnd, labelledValue, MARKER_TAB_EM, markerColumn, tocNumber } from "./row-joins.js";
 import { seatDropCaps } from "./drop-caps.js";
 import { columnGutters, type NoteSide } from "./gutters.js";
-import { FIGURE, isCjk, type Line, type TextRun } from "./types.js";
+import { FIGURE, isSolidCjk, type Line, type TextRun } from "./types.js";
 
 /** Tuning for {@link buildLines}. */
 export interface LineOptions {
@@ -15,7 +15,12 @@ export interface LineOptions {
   gutterEm?: number;
 }
 
-const MATH_SYMBOLS = /[=+\u2212\u00b1\u00d7\u00f7\u2200-\u22ff\u2190-\u21ff\u0391-\u03c9\u221a\u222b\u2211\u220f]/g;
+const MATH_SYMBOLS = /[=+\u2212\u00b1\u00d7\u00f7\u2200-\u22ff\u2190-\u21ff\u221a\u222b\u2211\u220f]/g;
+/**
+ * A Greek letter standing alone (`α = 0.05`, `Δt`): a variable. Inside a Greek word it is
+ * Greek prose (`Ετήσια έκθεση`), and a formula only in a math font (`run.math`).
+ */
+const LONE_GREEK = /(?<![\p{Script=Greek}\p{M}])[\u0391-\u03c9](?![\p{Script=Greek}\p{M}])/gu;
 
 /** Whether the run's baseline is horizontal (rotation within 2° of 0). */
 const horizontal = (r: TextRun): boolean => Math.abs(r.angle) < 2 || Math.abs(r.angle - 360) < 2;
@@ -317,11 +322,18 @@ export function makeLine(runs: TextRun[]): Line {
   let mono = true;
   const sizes = new Map<number, number>();
   let mathChars = 0;
+  // The line's text outside math fonts, to find the Greek letters that stand alone.
+  let plain = "";
   let chars = 0;
   let prev: TextRun | undefined;
+  const cjkGap = bidi ? Infinity : narrowestCjkGap(runs);
   for (const r of runs) {
-    if (prev && !bidi && needsSpace(prev, r, text)) text += " ";
+    if (prev && !bidi && needsSpace(prev, r, text, cjkGap)) {
+      text += " ";
+      plain += " ";
+    }
     text += r.text;
+    plain += r.math ? " " : r.text;
     prev = r;
     if (r.x0 < x0) x0 = r.x0;
     if (r.y0 < y0) y0 = r.y0;
@@ -336,6 +348,7 @@ export function makeLine(runs: TextRun[]): Line {
     if (r.math) mathChars += n;
     else mathChars += r.text.match(MATH_SYMBOLS)?.length ?? 0;
   }
+  if (/[\u0391-\u03c9]/.test(plain)) mathChars += plain.match(LONE_GREEK)?.length ?? 0;
   let fontSize = 0;
   let best = -1;
   for (const [size, n] of sizes) if (n > best || (n === best && size > fontSize)) [fontSize, best] = [size, n];
@@ -353,14 +366,36 @@ export function makeLine(runs: TextRun[]): Line {
 /** A footnote's mark: a number, a letter or a reference sign (`*` stays glued: `* ` opens a list item). */
 const NOTE_MARK = /^(?:\d{1,3}|[a-z]|[\u2020\u2021\u00a7\u00b6]{1,3})$/;
 
-function needsSpace(prev: TextRun, next: TextRun, textSoFar: string): boolean {
+/**
+ * The narrowest gap (font sizes) between two Chinese or Japanese runs of a line, or
+ * Infinity when there are fewer than two such gaps: the line's own spacing (set solid,
+ * justified, tracked or snapped to a document grid), which a word space stands out from.
+ */
+function narrowestCjkGap(runs: readonly TextRun[]): number {
+  let least = Infinity;
+  let seen = 0;
+  for (let i = 1; i < runs.length; i++) {
+    const [p, r] = [runs[i - 1]!, runs[i]!];
+    if (!isSolidCjk(p.text.at(-1) ?? "") || !isSolidCjk(r.text[0] ?? "")) continue;
+    seen++;
+    least = Math.min(least, (r.x0 - p.x1) / Math.min(p.fontSize, r.fontSize));
+  }
+  return seen >= 2 ? least : Infinity;
+}
+
+/**
+ * Whether a space goes between two runs of a line: a gap over 0.12 em. Between Chinese or
+ * Japanese characters a gap is spacing, not a word break, unless wider than 0.6 em or a
+ * space's width (a CJK font's is 0.22 em) wider than the line's narrowest such gap
+ * (`2023年度 研究開発`, set glyph by glyph). Korean spaces its words like Latin.
+ */
+function needsSpace(prev: TextRun, next: TextRun, textSoFar: string, cjkGap = Infinity): boolean {
   if (textSoFar.endsWith(" ") || next.text.startsWith(" ") || prev.dropCap) return false;
   const gap = next.x0 - prev.x1;
   const em = Math.min(prev.fontSize, next.fontSize);
   const a = textSoFar.at(-1) ?? "";
   const b = next.text[0] ?? "";
-  // Between CJK characters a gap is spacing, not a word break.
-  if (isCjk(a) && isCjk(b)) return gap > 0.6 * em;
+  if (isSolidCjk(a) && isSolidCjk(b)) return gap > 0.6 * em || (gap >= 0.18 * em && gap / em >= cjkGap + 0.15);
   // A note's raised mark opening its line (`¹Minutes of each meeting`) is a word of its own.
   if (textSoFar === prev.text && NOTE_MARK.test(prev.text) && /\p{L}/u.test(b) && prev.fontSize <= 0.85 * next.fontSize && prev.y1 <= next.y1 - 0.2 * next.fontSize) return true;
   return gap > 0.12 * em;

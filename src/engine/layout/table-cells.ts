@@ -5,12 +5,12 @@
  */
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { buildLines } from "./lines.js";
-import { isCjk, type GridCell, type GridTable, type TextRun } from "./types.js";
+import { joinsUnspaced, type GridCell, type GridTable, type TextRun } from "./types.js";
 
 /** A cell that is a number, amount or percentage, or a mark (✓, ✗, —). */
 export const NUMBER = /^(?:[-+\u2212\u2013(]?[$\u20ac\u00a3\u00a5]?\d[\d.,\s]*%?\)?|[\u2713\u2714\u2717\u2718\u00d7\u2014\u2013-])$/;
 
-/** Joins a cell's runs into text (lines top to bottom, CJK without spaces). */
+/** Joins a cell's runs into text (lines top to bottom; Chinese, Japanese and Thai without spaces). */
 export function finishCell(cell: GridCell & { runs: TextRun[] }, keep: boolean): GridCell {
   const { runs, ...rest } = cell;
   if (runs.length === 0) return rest;
@@ -19,7 +19,7 @@ export function finishCell(cell: GridCell & { runs: TextRun[] }, keep: boolean):
   for (const l of lines) {
     // A word hyphenated at a cell's line end is joined, as in a paragraph (blocks.ts).
     if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(l.text)) text = keep ? text : text.slice(0, -1);
-    else if (text && !isCjk(text.at(-1) ?? "") && !isCjk(l.text[0] ?? "")) text += text.endsWith("-") ? "" : " ";
+    else if (text && !joinsUnspaced(text.at(-1) ?? "", l.text[0] ?? "")) text += text.endsWith("-") ? "" : " ";
     text += l.text;
   }
   // Tight box: the cell's rules are its geometry; keep them (citations frame the cell).

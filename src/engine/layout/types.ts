@@ -217,9 +217,33 @@ export function contains(r: Rect, x: number, y: number, pad = 0): boolean {
 
 const CJK = /[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\uac00-\ud7af]/;
 
-/** Whether a character is CJK (no spaces between words). */
+/** Whether a character is CJK, Hangul included (full width, no case, may be set vertically). */
 export function isCjk(ch: string): boolean {
   return CJK.test(ch);
+}
+
+/** Han, kana, CJK punctuation and full-width forms: CJK without Hangul. */
+const SOLID_CJK = /[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]/;
+
+/**
+ * Whether a character belongs to Chinese or Japanese text, which puts no spaces between
+ * words: a line broken next to one joins the next without a space. Korean is CJK but
+ * spaces its words as Latin does (a Hangul word space is about 0.25 em), so Hangul is not.
+ */
+export function isSolidCjk(ch: string): boolean {
+  return SOLID_CJK.test(ch);
+}
+
+/** Thai, Lao, Myanmar and Khmer: words run on unspaced, a space ends a phrase. */
+const UNSPACED_SOUTHEAST = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]/;
+
+/**
+ * Whether two characters meeting at a line break join without a space: either is Chinese
+ * or Japanese, or both are Thai, Lao, Myanmar or Khmer, whose lines break between words
+ * that no space divides (a wrapped Thai line breaks at a space only by chance).
+ */
+export function joinsUnspaced(a: string, b: string): boolean {
+  return isSolidCjk(a) || isSolidCjk(b) || (UNSPACED_SOUTHEAST.test(a) && UNSPACED_SOUTHEAST.test(b));
 }
 
 const NARROW = new Set([..."iljIft.,:;'|!()[] `"]);

@@ -647,3 +647,17 @@ describe("classifyBlocks: display formulas set in pieces", () => {
     ]);
   });
 });
+
+describe("buildBlocks: joining lines by script", () => {
+  it("joins Korean lines with a space, Chinese and Thai lines without", () => {
+    const joined = (a: string, b: string) => blocksOf([run(a, 10, 100), run(b, 10, 112)])[0]!.text;
+    expect(joined("올해 복지관은 지역 주민을 위한 다양한 프로그램을 운영하였습니다. 특히", "어르신 돌봄 서비스")).toBe("올해 복지관은 지역 주민을 위한 다양한 프로그램을 운영하였습니다. 특히 어르신 돌봄 서비스");
+    expect(joined("全市公共交通客运总量达到十二亿人次，比上年增长", "地铁新开通线路三条")).toBe("全市公共交通客运总量达到十二亿人次，比上年增长地铁新开通线路三条");
+    expect(joined("ชาวนาขายผลผลิตราคาถูกมากในตลาดชุมชนทางภาคกลางของ", "ประเทศไทย")).toBe("ชาวนาขายผลผลิตราคาถูกมากในตลาดชุมชนทางภาคกลางของประเทศไทย");
+  });
+
+  it("reads a Greek paragraph and heading as text, not formulas", () => {
+    const blocks = blocksOf([run("Ετήσια έκθεση", 10, 60, { fontSize: 16, bold: true }), run("Το 2023 ο Δήμος ολοκλήρωσε σημαντικά έργα υποδομής.", 10, 100)]);
+    expect(blocks.map((b) => b.kind)).not.toContain("formula");
+  });
+});

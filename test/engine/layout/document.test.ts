@@ -99,6 +99,13 @@ describe("finishDocument", () => {
     expect(laid.map((l) => l.continuationOf)).toEqual([undefined, 0, undefined, undefined]);
   });
 
+  it("links a sentence cut by a page break in caseless scripts (Hindi, Thai), not one ended by a danda", () => {
+    const across = (foot: string, head: string) => finishDocument([page(1, [run(foot, 50, 700)]), page(2, [run(head, 50, 60)])]).map((l) => l.continuationOf);
+    expect(across("राज्य सरकार ने", "विशेष प्रोत्साहन भत्ते की घोषणा की है।")).toEqual([undefined, 0]);
+    expect(across("राज्य सरकार ने घोषणा की है।", "विशेष प्रोत्साहन भत्ते")).toEqual([undefined, undefined]);
+    expect(across("ชาวนาขายผลผลิตราคาถูกมากใน", "ตลาดชุมชนทางภาคกลาง")).toEqual([undefined, 0]);
+  });
+
   it("links text across a page break past footnotes, a float at the next page's head, and a sidebar read after the main column", () => {
     const prose = "The body of the page runs on here with a long line of text to set the body size of the document";
     const image = (top: number): Block => ({ x0: 50, y0: top, x1: 550, y1: top + 200, lines: [], text: "", fontSize: 0, bold: false, mono: false, kind: "image" });

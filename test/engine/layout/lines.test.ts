@@ -348,3 +348,33 @@ describe("buildLines: keys and their values", () => {
     expect(lines.map(([t]) => t)).toEqual(["Attn: Accounts Payable", "Warehouse 3, Gate B", "Unit 4, Dock Road", "Block 7, Quay Side", "Floor 2, East Wing", "Gate 9, North Yard"]);
   });
 });
+
+describe("buildLines: word spaces by script", () => {
+  /** One glyph a run, as Chromium sets CJK: each 1 em wide, `gaps[i]` em after glyph i. */
+  const glyphs = (text: string, gaps: Record<number, number> = {}) => {
+    let x = 10;
+    return [...text].map((ch, i) => {
+      const r = run(ch, x, 100, { x1: x + 10 });
+      x += 10 + 10 * (gaps[i] ?? 0);
+      return r;
+    });
+  };
+
+  it("spaces Korean words a quarter em apart, as Latin", () => {
+    expect(buildLines(glyphs("2023년지역사회", { 4: 0.28, 6: 0.28 }))[0]!.text).toBe("2023년 지역 사회");
+  });
+
+  it("reads a space between two Japanese characters set glyph by glyph, not the even spacing of a tracked line", () => {
+    expect(buildLines(glyphs("年度研究開発", { 1: 0.225 }))[0]!.text).toBe("年度 研究開発");
+    expect(buildLines(glyphs("年度研究開発", { 0: 0.25, 1: 0.25, 2: 0.25, 3: 0.25, 4: 0.25 }))[0]!.text).toBe("年度研究開発");
+    // One gap alone on the line is no evidence either way: no space, as before.
+    expect(buildLines([run("年度", 10, 100, { x1: 30 }), run("研究", 32.5, 100, { x1: 52.5 })])[0]!.text).toBe("年度研究");
+  });
+
+  it("counts Greek words as prose and a Greek letter standing alone as math", () => {
+    const [greek] = buildLines([run("Ετήσια έκθεση του Δήμου", 10, 100)]);
+    expect(greek!.mathShare).toBe(0);
+    const [variable] = buildLines([run("α = β", 10, 100)]);
+    expect(variable!.mathShare).toBeCloseTo(3 / 5);
+  });
+});
