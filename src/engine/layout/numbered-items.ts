@@ -1,3 +1,4 @@
+import { letterOrder } from "./list-marker.js";
 import { noteNumber } from "./row-joins.js";
 import type { Line } from "./types.js";
 
@@ -9,7 +10,7 @@ import type { Line } from "./types.js";
  */
 
 /** A number alone, as some writers mark list items (ReportLab's `bulletType="1"`). */
-export const BARE_NUMBER = /^\d{1,3}$/;
+export const BARE_NUMBER = /^\p{Nd}{1,3}$/u;
 /** Five dots or more, or two ellipses: a dot leader. */
 const TOC_LEADER = /(?:[.\u00b7\u2024]\s*){5,}|(?:\u2026\s*){2,}/;
 
@@ -53,7 +54,8 @@ export function sequenceItems(lines: readonly Line[]): Set<Line> {
     const under = lines[at + 1];
     const styled = (l: Line): string => `${l.bold}|${Math.round(l.fontSize)}|${l.runs.filter((r) => r.italic).length * 2 > l.runs.length}`;
     if (m && under && styled(line) !== styled(under) && !/[.!?:;]$/.test(line.text.trimEnd()) && !LETTER_ITEM.test(under.text) && Math.abs(under.x0 - line.x0) <= 0.5 * line.fontSize && under.x1 > line.x1 + 4 * line.fontSize && under.y0 > line.y0) return;
-    if (m && num) found.push({ line, n: m[1]!.charCodeAt(0), letter: true, ...(num.text.trim() === `${m[1]}.` && words ? { text: words.x0 } : {}), at });
+    const letter = m ? letterOrder(m[1]!) : undefined;
+    if (m && num && letter !== undefined) found.push({ line, n: letter, letter: true, ...(num.text.trim() === `${m[1]}.` && words ? { text: words.x0 } : {}), at });
   });
   for (const c of close) if (found.some((f) => !f.letter && f.text !== undefined && Math.abs(f.text - c.text) <= 1)) found.push({ ...c, letter: false });
   found.sort((a, b) => a.at - b.at);
@@ -78,5 +80,9 @@ export function sequenceItems(lines: readonly Line[]): Set<Line> {
   return items;
 }
 
-/** A line opening with a letter and a full stop (`a. Clear the ground`), as lettered lists do. */
-const LETTER_ITEM = /^([a-zA-Z])\.\s+(?=[\p{L}\p{N}"“(])/u;
+/**
+ * A line opening with a letter and a full stop (`a. Clear the ground`), as lettered lists
+ * do, in Latin, Cyrillic, Greek, Thai or Korean (`в. Стороны`, `β. Δεύτερο`, `나. 시설`):
+ * Russian `в` (in) and Greek `ο`, `η` open sentences too, so only the sequence decides.
+ */
+const LETTER_ITEM = /^([a-zA-Z\u0430-\u044f\u0410-\u042f\u03b1-\u03c9\u0391-\u03a9\u0e01-\u0e2e\uac00-\ud7a3])\.\s+(?=[\p{L}\p{N}"“(])/u;

@@ -1,4 +1,4 @@
-import { LIST_MARKER } from "./list-marker.js";
+import { digitsValue, LIST_MARKER } from "./list-marker.js";
 import type { Row } from "./lines.js";
 import type { TextRun } from "./types.js";
 
@@ -278,15 +278,15 @@ export function hangsFromMarker(runs: readonly TextRun[], at: number, cuts: read
   return isMarker(runs[at - 1]!) && /^[\p{L}"“‘'(]/u.test(runs[at]!.text);
 }
 
-/** A note's or item's number alone: `1`, `12`, or in lower-case roman (LibreOffice's endnotes: `iv`). */
-const BARE_NUMBER = /^(?:\d{1,3}|[ivxl]{1,6})$/;
+/** A note's or item's number alone: `1`, `12` (`१२` in any script's digits), or in lower-case roman (LibreOffice's endnotes: `iv`). */
+const BARE_NUMBER = /^(?:\p{Nd}{1,3}|[ivxl]{1,6})$/u;
 
 const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50 };
 
 /** The value of a note's number alone (`1`, `12`, or lower-case roman: `iv` = 4), else undefined. */
 export function noteNumber(text: string): number | undefined {
   if (!BARE_NUMBER.test(text)) return undefined;
-  if (/^\d/.test(text)) return Number(text);
+  if (/^\p{Nd}/u.test(text)) return digitsValue(text);
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const v = ROMAN[text[i]!]!;

@@ -661,3 +661,27 @@ describe("buildBlocks: joining lines by script", () => {
     expect(blocks.map((b) => b.kind)).not.toContain("formula");
   });
 });
+
+describe("buildBlocks: list markers in other scripts", () => {
+  const items = (texts: string[]) => blocksOf(texts.map((t, i) => run(t, 10, 100 + 12 * i))).map((b) => [b.kind, b.text]);
+
+  it("starts items at Cyrillic, Greek and Thai letters, native digits and full-width markers", () => {
+    for (const list of [
+      ["а) поставщик обязуется передать товар;", "б) покупатель обязуется принять товар;"],
+      ["α) Ο προμηθευτής παραδίδει τα αγαθά.", "β) Ο αγοραστής πληρώνει το τίμημα."],
+      ["（一）加强组织领导，明确责任分工。", "（二）完善工作机制，确保各项措施落实到位。"],
+      ["1．优化公交线网。", "2．建设智慧交通平台。"],
+      ["（1）申請書を提出する。", "（2）審査結果を確認する。"],
+      ["(ก) ยื่นคำขอต่อสำนักงาน", "(ข) รอผลการพิจารณา"],
+      ["१. हर प्रखंड में केंद्र", "२. घर घर सर्वे"],
+      ["가. 어르신 돌봄 확대", "나. 시설 개보수"],
+      ["α. Πρώτο σημείο", "β. Δεύτερο σημείο"],
+    ])
+      expect(items(list)).toEqual(list.map((t) => ["list", t]));
+  });
+
+  it("leaves prose opening with a one-letter word alone: no bracket, no neighbour lettered one apart", () => {
+    expect(items(["в. Москве прошло заседание совета директоров,", "и. было принято решение о выплате дивидендов."]).map(([k]) => k)).toEqual(["text"]);
+    expect(items(["а также в соответствии с договором поставки", "и приложениями к нему стороны договорились"]).map(([k]) => k)).toEqual(["text"]);
+  });
+});
