@@ -336,7 +336,27 @@ export function countsOn(rows: readonly Row[], k: number): boolean {
     // Sentences on one of the two at least: not a table's numbered column of short cells.
     if (other !== undefined && Math.abs(other.n - own.n) === 1 && Math.max(own.words, other.words) >= 4) return true;
   }
-  return false;
+  return hangingNote(rows, k);
+}
+
+/**
+ * Whether row `k` opens the one note at a page's foot, its number hanging a tab before its
+ * words (LibreOffice's footnote of two lines or more, with no note numbered one apart to
+ * tell it by): the next row starts right under the words, in their type, and the rows from
+ * here down are in type smaller than most of the text above (the body).
+ */
+function hangingNote(rows: readonly Row[], k: number): boolean {
+  const [, words] = rows[k]!.runs;
+  const next = rows[k + 1]?.runs[0];
+  if (!words || !next || Math.abs(next.x0 - words.x0) > 1.5 || Math.abs(next.fontSize - words.fontSize) > 0.15 * words.fontSize) return false;
+  if (next.y0 - words.y1 > words.fontSize) return false;
+  // LibreOffice sets notes in 10 pt under a body of 10.5 pt as well as 12.
+  const larger = 1.04 * words.fontSize;
+  for (let j = k + 1; j < rows.length; j++) if (rows[j]!.runs.some((r) => r.fontSize > larger)) return false;
+  let body = 0;
+  let small = 0;
+  for (let j = 0; j < k; j++) for (const r of rows[j]!.runs) r.fontSize >= larger ? (body += r.text.length) : (small += r.text.length);
+  return body > small;
 }
 
 /** A clause's number without a final full stop: `1.1`, `3.2.4` (UK contracts). */

@@ -53,6 +53,7 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
       for (const b of row) {
         if (b.fontSize > 1.05 * body) continue;
         const m = pageNo(b);
+        if (m && hangsBeforeNote(b, row)) continue;
         if (m) {
           const n = /^\d/.test(m[1]!) ? Number(m[1]) : (noteNumber(m[1]!) ?? NaN);
           collect(numbers, `${zone}|${n - p.number}`, { page: p.number, block: b });
@@ -107,6 +108,17 @@ function standsApart(b: Block, zone: "top" | "bottom", blocks: readonly Block[])
   return gap > 1.5 * usual && gap > 0.5 * (b.y1 - b.y0);
 }
 
+/**
+ * Whether a lone number opens the first line of a block of two lines or more beside it,
+ * within 3 em to its right: a footnote's number hanging a tab before its text, not a page
+ * number (a running footer's `12⇥Annual report` is one line).
+ */
+function hangsBeforeNote(num: Block, blocks: readonly Block[]): boolean {
+  // Blocks keep only their boxes here (lines are dropped): the block's top is its first line's.
+  const h = num.y1 - num.y0;
+  return blocks.some((o) => o !== num && lineCount(o) >= 2 && o.x0 > num.x1 && o.x0 - num.x1 <= 3 * num.fontSize && Math.abs(o.y0 - num.y0) <= 0.5 * h);
+}
+
 /** Repeated text in the top/bottom margins → header / footer; lone numbers there → page number. */
 export function markRunning(pages: readonly PageLayout[], share: number): void {
   const counts = new Map<string, Set<number>>();
@@ -142,8 +154,9 @@ export function markRunning(pages: readonly PageLayout[], share: number): void {
       if (!z) continue;
       const text = b.text.trim();
       const key = `${z}|${normalise(text)}`;
-      if (PAGE_NUMBER.test(text)) b.kind = "page-number";
-      else if (body > 0 && b.fontSize >= 1.5 * body && (wordings.get(key)?.size ?? 0) > 1) continue;
+      if (PAGE_NUMBER.test(text)) {
+        if (!hangsBeforeNote(b, p.blocks)) b.kind = "page-number";
+      } else if (body > 0 && b.fontSize >= 1.5 * body && (wordings.get(key)?.size ?? 0) > 1) continue;
       else if ((counts.get(key)?.size ?? 0) >= minPages) b.kind = z === "top" ? "header" : "footer";
     }
   }

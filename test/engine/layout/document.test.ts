@@ -99,6 +99,17 @@ describe("finishDocument", () => {
     expect(laid.map((l) => l.continuationOf)).toEqual([undefined, 0, undefined, undefined]);
   });
 
+  it("takes no lone number beside the first line of a note of two lines or more for a page number", () => {
+    const p = page(1, [
+      run("The library continued to modernise its collections and digital services during the year.", 56.8, 100),
+      run("1", 56.8, 760, { x1: 63.2 }),
+      run("Figures as of 31 December 2023; website visits are counted without repeat visits, and loans of", 73.8, 760, { x1: 560 }),
+      run("e-books are included with loans of printed books from all branches.", 73.8, 772, { x1: 420 }),
+    ]);
+    const laid = finishDocument([p]);
+    expect(laid.map((l) => l.block.kind)).not.toContain("page-number");
+  });
+
   it("links a sentence cut by a page break in caseless scripts (Hindi, Thai), not one ended by a danda", () => {
     const across = (foot: string, head: string) => finishDocument([page(1, [run(foot, 50, 700)]), page(2, [run(head, 50, 60)])]).map((l) => l.continuationOf);
     expect(across("राज्य सरकार ने", "विशेष प्रोत्साहन भत्ते की घोषणा की है।")).toEqual([undefined, 0]);

@@ -378,3 +378,26 @@ describe("buildLines: word spaces by script", () => {
     expect(variable!.mathShare).toBeCloseTo(3 / 5);
   });
 });
+
+describe("buildLines: a footnote's number hanging before its text", () => {
+  const body = [
+    run("The number of registered readers grew by twelve percent over the previous year.", 56.8, 90, { fontSize: 12, x1: 552 }),
+    run("Special attention was paid to work with children and older people, for whom free", 56.8, 130, { fontSize: 12, x1: 552 }),
+  ];
+  // The text a tab (1.06 em) after the number, its second line under the text.
+  const note = (size: number, at = 63.2 + 1.06 * size) => [
+    run("1", 56.8, 790, { fontSize: size, x1: 63.2 }),
+    run("Figures as of 31 December 2023; website visits are counted without repeat visits, and loans of e-", at, 790, { fontSize: size, x1: 566 }),
+    run("books are included with loans of printed books from all branches.", at, 790 + 1.16 * size, { fontSize: size, x1: 406.8 }),
+  ];
+
+  it("keeps the one note of two lines at a page's foot, in type smaller than the body, with its number (LibreOffice)", () => {
+    const texts = buildLines([...body, ...note(10)]).map((l) => l.text);
+    expect(texts).toContain("1 Figures as of 31 December 2023; website visits are counted without repeat visits, and loans of e-");
+  });
+
+  it("leaves a number a tab before text in the body's type apart", () => {
+    const texts = buildLines([...body, ...note(12)]).map((l) => l.text);
+    expect(texts).toContain("1");
+  });
+});
