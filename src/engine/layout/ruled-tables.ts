@@ -25,7 +25,7 @@ export function ruledTables(rules: readonly Segment[], runs: readonly TextRun[],
   if (rules.length < 3) return;
   const first = rules[0]!;
   const region: Rect = { x0: first.from, x1: first.to, y0: first.at, y1: rules[rules.length - 1]!.at };
-  if (region.y1 - region.y0 < 0.6 * (page.y1 - page.y0) || everyRow(rules)) {
+  if (region.y1 - region.y0 < 0.6 * (page.y1 - page.y0) || everyRow(rules.map((s) => s.at))) {
     const table = alignedTable(
       region,
       rules.map((s) => s.at),
@@ -167,12 +167,28 @@ export function headerCut(head: readonly Line[], table: GridTable): GridTable | 
 export const long = (s: Line): boolean => s.x1 - s.x0 > 10 * s.fontSize && FOUR_WORDS.test(s.text);
 const FOUR_WORDS = /\S\s+\S+\s+\S+\s+\S/;
 
+/** The band `y` lies in: b between rules[b - 1] and rules[b] (ascending); 0 and rules.length are outside them. */
+function bandAt(rules: readonly number[], y: number): number {
+  let lo = 0;
+  let hi = rules.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rules[mid]! < y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
 
-/** Whether rules (top to bottom) rule every row: five or more, none further from the next than four times the median pitch. */
-function everyRow(rules: readonly Segment[]): boolean {
-  if (rules.length < 5) return false;
-  const pitches = rules.slice(1).map((s, i) => s.at - rules[i]!.at);
+/**
+ * Whether rules (their positions, top to bottom) rule every row: `least` or more (five to
+ * keep rules down most of a page one table; four, three rows, to read each band as a row),
+ * none further from the next than four times the median pitch.
+ */
+function everyRow(rules: readonly number[], least = 5): boolean {
+  if (rules.length < least) return false;
+  const pitches = rules.slice(1).map((y, i) => y - rules[i]!);
   return Math.max(...pitches) <= 4 * median(pitches);
 }
 
@@ -223,40 +239,60 @@ function rowStarts(rowYs: readonly number[], segs: readonly Line[], xs: readonly
  * one row: a column of figures holds one line there and none holds two (a cell wrapped
  * onto two lines, the figures beside it set in the middle of the row, as HTML sets them,
  * between its lines). Figures never wrap: two in a column are two rows (a booktabs body).
+ * When a rule runs under every row (four rules or more at about one pitch: an HTML table
+ * ruled by its cells' bottom borders, Material for MkDocs and most documentation themes)
+ * each band is one row whatever its cells hold — a description wrapped after a full stop,
+ * or around inline code, is still its cell — unless figures say otherwise, or two of its
+ * lines fill the most cells, two or more (rows ruled in groups: a cell wrapped leaves the
+ * cells beside it empty on its other lines).
  */
 function oneRowBands(starts: readonly number[], lineYs: readonly number[], segs: readonly Line[], xs: readonly number[], rules: readonly number[]): number[] {
   if (rules.length < 2) return [...starts];
   const ys = [...rules].sort((a, b) => a - b);
-  // Band b lies between ys[b - 1] and ys[b]; 0 and ys.length are outside the rules.
-  const bandOf = (y: number): number => {
+  const bandOf = (y: number): number => bandAt(ys, y);
+  // The nearest line position (`lineYs` ascend).
+  const lineOf = (y: number): number => {
     let lo = 0;
-    let hi = ys.length;
+    let hi = lineYs.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (ys[mid]! < y) lo = mid + 1;
+      if (lineYs[mid + 1]! <= y) lo = mid + 1;
       else hi = mid;
     }
-    return lo;
+    return lo + 1 < lineYs.length && lineYs[lo + 1]! - y < y - lineYs[lo]! ? lo + 1 : lo;
   };
-  // Per band and column: lines, and whether all are figures.
-  const cols = new Map<number, Map<number, { n: number; figures: boolean }>>();
+  // Per band and column: the lines it holds, and whether all are figures; per band and
+  // line, the columns it fills.
+  const cols = new Map<number, Map<number, { lines: Set<number>; figures: boolean }>>();
+  const fills = new Map<number, Map<number, Set<number>>>();
   for (const s of segs) {
-    const b = bandOf((s.y0 + s.y1) / 2);
+    const cy = (s.y0 + s.y1) / 2;
+    const b = bandOf(cy);
     if (b === 0 || b === ys.length) continue;
     const cx = (s.x0 + s.x1) / 2;
     const c = xs.findIndex((x, i) => i < xs.length - 1 && cx >= x && cx <= xs[i + 1]!);
+    const line = lineOf(cy);
     let band = cols.get(b);
     if (!band) cols.set(b, (band = new Map()));
-    const cell = band.get(c) ?? { n: 0, figures: true };
-    cell.n++;
+    const cell = band.get(c) ?? { lines: new Set<number>(), figures: true };
+    cell.lines.add(line);
     cell.figures &&= NUMBER.test(s.text.trim());
     band.set(c, cell);
+    let byLine = fills.get(b);
+    if (!byLine) fills.set(b, (byLine = new Map()));
+    byLine.set(line, (byLine.get(line) ?? new Set<number>()).add(c));
   }
+  const every = everyRow(ys, 4);
   const one = (b: number): boolean => {
     const band = cols.get(b);
     if (!band) return false;
     const figures = [...band.values()].filter((c) => c.figures);
-    return figures.length > 0 && figures.every((c) => c.n === 1);
+    if (figures.some((c) => c.lines.size > 1)) return false;
+    if (figures.length > 0) return true;
+    if (!every) return false;
+    const counts = [...fills.get(b)!.values()].map((c) => c.size);
+    const most = Math.max(...counts);
+    return most < 2 || counts.filter((n) => n === most).length < 2;
   };
   const kept: number[] = [];
   for (const i of starts) {

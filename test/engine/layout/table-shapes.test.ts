@@ -93,6 +93,48 @@ describe("findTables: a cell wrapped in a ruled row", () => {
   });
 });
 
+describe("findTables: a cell wrapped in a row ruled under every row", () => {
+  // An HTML options table in a documentation theme (Material for MkDocs: `td{border-bottom}`,
+  // `vertical-align: top`): the description wraps after a full stop, or before a word in
+  // lower case set as inline code, a line's distance below, the cells beside it empty.
+  const options = (rows: number) => {
+    const runs = [run("Option", 160, 44), run("Type", 225, 44), run("Description", 290, 44)];
+    const rules = [h(56, 156, 404)];
+    let top = 56;
+    for (let r = 0; r < rows; r++) {
+      const lines = r % 2 ? [`Directory where progress ${r} is recorded.`, "When unset, the source is read again."] : [`Codec used for files ${r}: one of`, "none", "gzip"];
+      runs.push(run(`option_${r}`, 160, top + 5), run("str", 225, top + 5));
+      runs.push(run(lines[0]!, 290, top + 5));
+      if (lines.length === 2) runs.push(run(lines[1]!, 290, top + 17));
+      else runs.push(run(lines[1]!, 290, top + 17, { mono: true }), run(",", 312, top + 17), run(lines[2]!, 322, top + 17, { mono: true }));
+      top += 34;
+      rules.push(h(top, 156, 404));
+    }
+    return { runs, rules };
+  };
+
+  it("reads each band between two rules as one row, rules under six rows or three", () => {
+    for (const n of [6, 3]) {
+      const { runs, rules } = options(n);
+      const { tables } = findTables(rules, runs, page);
+      expect(tables.map((t) => [t.rows, t.cols])).toEqual([[n + 1, 3]]);
+      expect(tables[0]!.cells.filter((c) => c.row === 2).map((c) => c.text)).toEqual(["option_0", "str", "Codec used for files 0: one of none , gzip"]);
+      expect(tables[0]!.cells.filter((c) => c.row === 3).map((c) => c.text)).toEqual(["option_1", "str", "Directory where progress 1 is recorded. When unset, the source is read again."]);
+    }
+  });
+
+  it("keeps rows ruled in groups, each line filling the cells, apart", () => {
+    const runs = [];
+    const rules = [h(56, 156, 404)];
+    for (let g = 0; g < 5; g++) {
+      for (let k = 0; k < 2; k++) runs.push(run(`key ${g}${k}`, 160, 60 + 30 * g + 12 * k), run("text", 225, 60 + 30 * g + 12 * k), run(`value ${g}${k}`, 290, 60 + 30 * g + 12 * k));
+      rules.push(h(86 + 30 * g, 156, 404));
+    }
+    const { tables } = findTables(rules, runs, page);
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[10, 3]]);
+  });
+});
+
 describe("findTables: boxes joined by connectors", () => {
   // A slide's process flow (LibreOffice Impress): five boxes, 102 pt wide and 57 pt tall,
   // 38 pt apart, each joined to the next by a line at mid-height. Their sides and the lines
