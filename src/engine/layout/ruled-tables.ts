@@ -25,23 +25,74 @@ export function ruledTables(rules: readonly Segment[], runs: readonly TextRun[],
   if (rules.length < 3) return;
   const first = rules[0]!;
   const region: Rect = { x0: first.from, x1: first.to, y0: first.at, y1: rules[rules.length - 1]!.at };
-  if (region.y1 - region.y0 < 0.6 * (page.y1 - page.y0) || everyRow(rules.map((s) => s.at))) {
-    const table = alignedTable(
-      region,
-      rules.map((s) => s.at),
-      runs,
-      used,
-      keep,
-    );
-    if (table) {
-      out.push(rowsAbove(table, region, rules.map((s) => s.at), runs, used, keep));
+  const ys = rules.map((s) => s.at);
+  let cut = 0;
+  if (region.y1 - region.y0 < 0.6 * (page.y1 - page.y0) || everyRow(ys)) {
+    // Tried on a copy of `used`: a second table in the rules gives the runs back.
+    const taken = new Set(used);
+    const whole = alignedTable(region, ys, runs, taken, keep);
+    const table = whole && rowsAbove(whole, region, ys, runs, taken, keep);
+    cut = table ? secondTable(table, region, ys, runs) : 0;
+    if (table && !cut) {
+      for (const r of taken) used.add(r);
+      out.push(table);
       return;
     }
   }
-  let cut = 1;
-  for (let i = 2; i < rules.length; i++) if (rules[i]!.at - rules[i - 1]!.at > rules[cut]!.at - rules[cut - 1]!.at) cut = i;
+  if (!cut) {
+    cut = 1;
+    for (let i = 2; i < rules.length; i++) if (rules[i]!.at - rules[i - 1]!.at > rules[cut]!.at - rules[cut - 1]!.at) cut = i;
+  }
   ruledTables(rules.slice(0, cut), runs, page, used, out, keep);
   ruledTables(rules.slice(cut), runs, page, used, out, keep);
+}
+
+/**
+ * Where rules read as one table hold two (an HTML page's tables one under the other, each
+ * `th` ruled under only, so the second's header stands in a band of the first): the index
+ * of the first rule of the second, or 0. A band whose first line is one piece in the first
+ * column with more lines under it, set larger than the cells (an `<h3>` over the second
+ * table), or bold and an em or more above the next line (an `<h4>`: a table's group label
+ * in bold stands a line's distance over its rows), is the second table's heading; a row
+ * repeating the table's first (its header) is the second table's header. The cut is at
+ * the rule over that band, the band left to the second table's rows above its first rule.
+ */
+function secondTable(table: GridTable, region: Rect, rules: readonly number[], runs: readonly TextRun[]): number {
+  const inside = runs.filter((r) => r.angle === 0 && (r.y0 + r.y1) / 2 > region.y0 && (r.y0 + r.y1) / 2 < region.y1 && (r.x0 + r.x1) / 2 >= region.x0 - 2 && (r.x0 + r.x1) / 2 <= region.x1 + 2);
+  const em = median(inside.map((r) => r.fontSize));
+  const second = table.cells.find((c) => c.col === 2 && c.colSpan === 1)?.x0 ?? region.x1;
+  const bands = rules.map(() => [] as TextRun[]);
+  for (const r of inside) {
+    const k = bandAt(rules, (r.y0 + r.y1) / 2);
+    if (k > 0 && k < rules.length) bands[k]!.push(r);
+  }
+  for (let k = 1; k < rules.length; k++) {
+    const runsIn = bands[k]!;
+    if (runsIn.length < 2) continue;
+    const top = runsIn.reduce((a, b) => (b.y0 < a.y0 ? b : a));
+    const first = runsIn.filter((r) => Math.abs((r.y0 + r.y1) / 2 - (top.y0 + top.y1) / 2) < 0.4 * top.fontSize);
+    const under = runsIn.filter((r) => Math.abs((r.y0 + r.y1) / 2 - (top.y0 + top.y1) / 2) >= 0.4 * top.fontSize);
+    if (under.length === 0 || first.some((r) => r.x1 > second)) continue;
+    const size = Math.max(...first.map((r) => r.fontSize));
+    const gap = Math.min(...under.map((r) => r.y0)) - Math.max(...first.map((r) => r.y1));
+    if (size >= 1.1 * em || (first.every((r) => r.bold) && gap >= em)) return k;
+  }
+  // A header repeated: two cells or more, the same texts as the first row's.
+  const rows = new Map<number, { texts: string[]; y: number }>();
+  for (const c of table.cells) {
+    const row = rows.get(c.row) ?? { texts: [], y: (c.y0 + c.y1) / 2 };
+    if (c.text) row.texts.push(`${c.col}:${c.text}`);
+    rows.set(c.row, row);
+  }
+  const head = rows.get(1)?.texts;
+  if (!head || head.length < 2) return 0;
+  for (const [n, row] of rows) {
+    if (n === 1 || row.texts.join("\t") !== head.join("\t")) continue;
+    const k = bandAt(rules, row.y);
+    // The rule over the band (over an empty band too: booktabs' top rule over the header).
+    if (k > 1 && k < rules.length) return bands[k - 1]!.length === 0 ? k - 1 : k;
+  }
+  return 0;
 }
 
 /**

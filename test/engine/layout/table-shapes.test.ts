@@ -135,6 +135,49 @@ describe("findTables: a cell wrapped in a row ruled under every row", () => {
   });
 });
 
+describe("findTables: two ruled tables one under the other", () => {
+  // A utility bill printed from HTML: two tables, each `th` ruled under only and each
+  // `td` ruled under, the second under an `<h3>` (or right under the first): all their
+  // rules are of one width and one pitch.
+  const bill = (heading: boolean) => {
+    const runs = heading ? [run("Your gas usage", 49, 155, { fontSize: 11.5, bold: true })] : [];
+    const rules: Segment[] = [];
+    for (const top of [85, 185]) {
+      const cols = [52, 165, 266, 360, 448, 499];
+      ["Period", "Reading start", "Reading end", "Units", "Rate", "Cost"].forEach((t, c) => runs.push(run(t, cols[c]!, top, { bold: true })));
+      rules.push(h(top + 17, 49, 548));
+      [
+        ["1 Mar – 31 Mar", "41 230", "41 512", "282", "24.50p", "£69.09"],
+        ["Standing charge", "", "", "31 days", "55.09p", "£17.08"],
+      ].forEach((cells, r) => {
+        cells.forEach((t, c) => t && runs.push(run(t, cols[c]!, top + 20 + 20 * r)));
+        rules.push(h(top + 37 + 20 * r, 49, 548));
+      });
+    }
+    return { runs, rules };
+  };
+
+  it("cuts the rules at a heading set between the tables, larger than their cells", () => {
+    const { runs, rules } = bill(true);
+    const { tables, used } = findTables(rules, runs, page);
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([
+      [3, 6],
+      [3, 6],
+    ]);
+    expect(tables[1]!.cells.filter((c) => c.row === 1).map((c) => c.text)).toEqual(["Period", "Reading start", "Reading end", "Units", "Rate", "Cost"]);
+    expect(used.has(runs[0]!)).toBe(false);
+  });
+
+  it("cuts the rules where the first table's header is repeated", () => {
+    const { runs, rules } = bill(false);
+    const { tables } = findTables(rules, runs, page);
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([
+      [3, 6],
+      [3, 6],
+    ]);
+  });
+});
+
 describe("findTables: boxes joined by connectors", () => {
   // A slide's process flow (LibreOffice Impress): five boxes, 102 pt wide and 57 pt tall,
   // 38 pt apart, each joined to the next by a line at mid-height. Their sides and the lines
