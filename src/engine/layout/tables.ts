@@ -56,7 +56,7 @@ export function findTables(segmentsIn: readonly Segment[], runs: readonly TextRu
   const lonely: Segment[] = [];
   for (const cluster of clusters.values()) {
     const ch = cluster.filter((s) => s.horizontal);
-    const cv = cluster.filter((s) => !s.horizontal);
+    const cv = openHeadBand(ch, cluster.filter((s) => !s.horizontal));
     if (cv.length === 0 && ch.length === 1) lonely.push(ch[0]!);
     if (ch.length < 2 || cv.length < 2) continue;
     const table = gridTable(ch, cv, runs, used, keep);
@@ -228,6 +228,25 @@ function hasConnector(lanes: readonly number[], ends: readonly number[], rules: 
     if (crossed > 0 && ownOnly) return true;
   }
   return false;
+}
+
+/**
+ * A grid's column rules less those of a band over it left open at its top: a form's head
+ * (`Form W-9` | its title | `Give form to the requester`) ruled under and divided by
+ * rules that stop at that rule, none of them going on down the grid. The band is the
+ * form's letterhead, not a row of its table: its title reads as a title. A band whose
+ * dividers go on below (a table whose page break left no rule over its first row), or one
+ * closed at its sides by rules running on down the grid, stays the grid's.
+ */
+function openHeadBand(hs: readonly Segment[], vs: Segment[]): Segment[] {
+  if (hs.length === 0 || vs.length === 0) return vs;
+  const top = Math.min(...hs.map((h) => h.at));
+  const above = vs.filter((v) => v.to <= top + 2 && v.from < top - 4);
+  if (above.length === 0) return vs;
+  const below = vs.filter((v) => v.to > top + 2);
+  if (below.some((v) => v.from < top - 4)) return vs;
+  if (above.some((a) => below.some((b) => Math.abs(a.at - b.at) <= 2))) return vs;
+  return below;
 }
 
 /**

@@ -109,6 +109,21 @@ describe("findTables: rows and columns nobody ruled", () => {
     expect(tables[0]!.cells.filter((c) => c.col === 1).map((c) => c.text)).toEqual(["Parameter", "alpha", "beta", "gamma"]);
   });
 
+  it("leaves a form's head band, open at its top and divided by rules that stop at the grid, out of the grid", () => {
+    // A tax form: `Form W-9` | its title | `Give form to the requester`, ruled under, over
+    // boxes ruled all round; the band's dividers go on nowhere below.
+    const head = [h(90, 36, 576), v(136, 36, 90), v(466, 36, 90)];
+    const boxes = [h(116, 36, 576), h(142, 36, 576), h(186, 36, 576), v(36, 90, 186), v(576, 90, 186), v(446, 142, 186)];
+    const band = [run("Form W-9X", 40, 45), run("Request for Taxpayer Identification", 160, 45, { fontSize: 13, bold: true }), run("Give form to the requester.", 470, 45, { fontSize: 7 })];
+    const cells = [run("1 Name", 40, 94, { fontSize: 7 }), run("MARGARET HOLLOWAY", 42, 104), run("2 Business name", 40, 120, { fontSize: 7 }), run("3 Classification", 40, 146, { fontSize: 7 }), run("4 Exemptions", 450, 146, { fontSize: 7 })];
+    const { tables, used } = findTables([...head, ...boxes], [...band, ...cells], page);
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[3, 2]]);
+    expect(band.some((r) => used.has(r))).toBe(false);
+    // Dividers that go on down the grid keep the band its first row.
+    const { tables: kept } = findTables([...head, ...boxes, v(136, 90, 186), v(466, 90, 186)], [...band, ...cells], page);
+    expect(kept[0]!.rows).toBe(4);
+  });
+
   it("keeps a cell wrapped onto a second line whole", () => {
     const runs = [run("Part", 55, 102), run("Role", 200, 102), run("Owner", 290, 102)];
     // Two columns wrap at the same heights: prose reading on, no number beside it.
