@@ -35,7 +35,7 @@ export interface BlockOptions {
  */
 export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}): Block[] {
   const { maxLineGapEm = 0.7, maxCodeGapEm = 2.2, keepLineEndHyphens = false } = options;
-  const reach = Math.max(2 * maxLineGapEm, maxCodeGapEm);
+  const reach = Math.max(2 * maxLineGapEm, maxCodeGapEm, TWO_BLANK_LINES_EM);
   const sorted = [...lines].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   const open: Block[] = [];
   // Blocks whose last line is still close enough above to take the next line: pages with
@@ -96,7 +96,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         // file printed) starts a paragraph there, and a list item ends.
         const listing = line.mono && last.mono && b.kind !== "list" && !proseLike(line.text) && !proseLike(last.text);
         const maxGap = listing ? maxCodeGapEm : maxLineGapEm;
-        if (gap < -0.3 * fs || gap > maxGap * fs || gap >= bestGap) continue;
+        if (gap < -0.3 * fs || (gap > maxGap * fs && !(listing && twoBlankLines(b, line))) || gap >= bestGap) continue;
         if (gap > maxLineGapEm * fs && crossed(k, last, b)) continue;
         // An OCR layer may size a line by its letters' height: `mat.` (no ascender) reads
         // smaller than the full line above it. The smaller line must be the narrower one:
@@ -104,9 +104,9 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         const [small, big] = line.fontSize < last.fontSize ? [line, last] : [last, line];
         const ocrSlack = line.runs[0]?.ocr && last.runs[0]?.ocr && small.x1 - small.x0 <= big.x1 - big.x0;
         if (Math.abs(line.fontSize - last.fontSize) > (ocrSlack ? 0.25 : 0.15) * fs) continue;
-        if (line.bold !== last.bold || line.mono !== last.mono) continue;
+        if (line.mono !== last.mono || (line.bold !== last.bold && !(line.mono && highlighted(line.bold ? line : last)))) continue;
         const ov = overlap(line.x0, line.x1, b.x0, b.x1);
-        if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0)) continue;
+        if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0) && !(line.mono && underListing(b, line))) continue;
         // The next speaker's turn, once the line above has finished (or broken off) its sentence.
         if (speakers.has(line) && (endsSentence(last) || BROKEN_OFF.test(last.text))) continue;
         if (!line.mono && (widerSpaced(b, line, tight.get(pitchKey(line)) ?? tight.get(pitchKey(line, true)), below(k)) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;
@@ -141,6 +141,53 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   }
   for (const b of open) finishBlock(b);
   return open;
+}
+
+/**
+ * Whether a bold monospace line is code with its keywords highlighted, not a heading over
+ * a listing or a printed file (enscript's bold page header): it mixes weights (`raise`
+ * bold, `SinkError(key)` not), or is one or two words (`return`, `try:`, `else:` alone on
+ * their lines).
+ */
+function highlighted(line: Line): boolean {
+  return line.runs.some((r) => !r.bold) || line.text.trim().split(/\s+/).length <= 2;
+}
+
+/**
+ * How far right of a listing's left edge a line may start and still go on with it, in
+ * font sizes, when it starts past the listing's lines: indentation (a `{` or `try:` line,
+ * the body 2–8 spaces in under it, shares no width with it).
+ */
+const CODE_INDENT_EM = 8;
+
+/**
+ * Whether monospace `line` goes on with listing `b` by where it starts: within the
+ * block's width, or indented up to {@link CODE_INDENT_EM} past its left edge. Code lines
+ * are ragged, so their overlap says little (`{` over `"name": …`).
+ */
+function underListing(b: Block, line: Line): boolean {
+  return b.mono && line.x0 >= b.x0 - 0.5 * line.fontSize && line.x0 <= Math.max(b.x1, b.x0 + CODE_INDENT_EM * line.fontSize);
+}
+
+/** The widest gap two blank lines leave in a listing, in font sizes (three line pitches of 1.5 less a line). */
+const TWO_BLANK_LINES_EM = 4;
+
+/**
+ * Whether `line` stands two blank lines under listing `b` (PEP 8 sets two between
+ * top-level definitions): three of the listing's own line pitches below its last line,
+ * which two listings set one after the other match only by chance. The pitch is the
+ * closest step among the block's last lines (no more are looked at: a long listing's
+ * every line would be).
+ */
+function twoBlankLines(b: Block, line: Line): boolean {
+  const last = b.lines[b.lines.length - 1]!;
+  if (b.lines.length < 2 || line.y0 - last.y1 > TWO_BLANK_LINES_EM * line.fontSize) return false;
+  let pitch = Infinity;
+  for (let i = b.lines.length - 1; i > 0 && i >= b.lines.length - 8; i--) {
+    const d = b.lines[i]!.y0 - b.lines[i - 1]!.y0;
+    if (d > 0.5 * line.fontSize && d < pitch) pitch = d;
+  }
+  return Math.abs(line.y0 - last.y0 - 3 * pitch) <= 0.15 * line.fontSize;
 }
 
 /**

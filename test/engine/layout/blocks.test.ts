@@ -464,6 +464,31 @@ describe("buildBlocks", () => {
     expect(numbered.map((b) => b.kind)).toEqual(["code"]);
   });
 
+  it("keeps a highlighted listing whole: bold keywords, a short first line, two blank lines", () => {
+    // Courier's 0.6 em a character: 6 pt at 10 pt, so 24 pt is four spaces.
+    const code = (text: string, x: number, top: number, bold = false) => run(text, x, top, { mono: true, bold, x1: x + 6 * text.length });
+    const pyg = blocksOf([
+      code("def flush(self):", 10, 100),
+      code("if not self._pending:", 34, 112),
+      code("return", 58, 124, true),
+      code("for attempt in range(3):", 34, 136),
+      code("try:", 58, 148, true),
+      code("break", 82, 160, true),
+    ]);
+    expect(pyg.map((b) => [b.kind, b.text])).toEqual([["code", "def flush(self):\n    if not self._pending:\n        return\n    for attempt in range(3):\n        try:\n            break"]]);
+    // `{` and `try:` share no width with the lines indented under them.
+    const json = blocksOf([code("{", 10, 100), code('"name": "orders-daily",', 22, 112), code('"retries": 5', 22, 124), code("}", 10, 136)]);
+    expect(json.map((b) => b.text)).toEqual(['{\n  "name": "orders-daily",\n  "retries": 5\n}']);
+    const tried = blocksOf([code("try:", 10, 100), code("client.run()", 34, 112), code("except Error:", 10, 124)]);
+    expect(tried.map((b) => b.text)).toEqual(["try:\n    client.run()\nexcept Error:"]);
+    // PEP 8's two blank lines (three of the listing's pitches on) go on; a listing at
+    // another distance is another listing.
+    const pep8 = blocksOf([code("def main():", 10, 100), code("run()", 34, 112), code("def run():", 10, 148), code("pass", 34, 160)]);
+    expect(pep8.map((b) => b.text)).toEqual(["def main():\n    run()\n\n\ndef run():\n    pass"]);
+    const apart = blocksOf([code("def main():", 10, 100), code("run()", 34, 112), code("def run():", 10, 154), code("pass", 34, 166)]);
+    expect(apart.map((b) => b.text)).toEqual(["def main():\n    run()", "def run():\n    pass"]);
+  });
+
   it("keeps a hyphen at a line end for a writer that does not hyphenate", () => {
     const lines = buildLines([run("a plan long debated by a group of state-", 10, 100), run("funded planners.", 10, 112)]);
     expect(buildBlocks(lines).map((b) => b.text)).toEqual(["a plan long debated by a group of statefunded planners."]);
