@@ -57,6 +57,21 @@ describe("walkOperators: text", () => {
     expect(r.runs.map((x) => x.text)).toEqual(["So w", "x", "y"]);
   });
 
+  it("keeps every space of a monospace font's run (a listing's aligned columns), one of a proportional font's", () => {
+    const courier = fontInfo({ name: "Courier", bold: false, ascent: 0.75, descent: -0.25 });
+    const shown = [[glyph("a", 600), glyph(" ", 600, true), glyph(" ", 600, true), glyph(" ", 600, true), glyph("b", 600)]];
+    const mono = walkOperators([OPS.beginText, OPS.setFont, OPS.showText], [null, ["f1", 10], shown], base, { chars: true, removeWatermark: false, maxSegments: 100, font: () => courier });
+    expect(mono.runs.map((x) => x.text)).toEqual(["a   b"]);
+    expect(mono.runs[0]!.chars!.map((c) => [c.text, c.x0, c.x1])).toEqual([
+      ["a", 0, 6],
+      [" ", 6, 12],
+      [" ", 12, 18],
+      [" ", 18, 24],
+      ["b", 24, 30],
+    ]);
+    expect(walk([OPS.beginText, OPS.setFont, OPS.showText], [null, ["f1", 10], shown]).runs.map((x) => x.text)).toEqual(["a b"]);
+  });
+
   it("reads glyphs that map to control characters (TeX's big delimiters, a bitmap font's bullet) as blank, never as text", () => {
     const r = walk(
       [OPS.beginText, OPS.setFont, OPS.showText],

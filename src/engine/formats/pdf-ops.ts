@@ -320,6 +320,8 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
     let acc = 0;
     let text = "";
     let pendingSpace = false;
+    // Spaces shown since the last glyph (only monospace text keeps more than one).
+    let spaces = 0;
     let start = 0;
     let end = 0;
     let charStarts: number[] | undefined;
@@ -338,6 +340,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
     let spanCharFrom = 0;
     const flush = (): void => {
       pendingSpace = false;
+      spaces = 0;
       if (!text) return;
       if (!watermarkish) emit(text, start, glyphless && spaceEnd > end ? spaceEnd : end, charStarts, charEnds);
       text = "";
@@ -550,6 +553,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         else if (text) {
           pendingSpace = true;
           spaceEnd = acc + advance;
+          spaces++;
         }
         acc += advance;
         continue;
@@ -557,13 +561,19 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       const first = !text;
       if (first) start = acc;
       else if (pendingSpace) {
-        text += " ";
+        // Monospace text aligns with runs of spaces (a listing's columns, its trailing
+        // comments): each one counts. Elsewhere spaces in a row are one word space.
+        const n = font.style.mono ? spaces : 1;
+        text += " ".repeat(n);
         if (options.chars) {
-          charStarts!.push(end);
-          charEnds!.push(acc);
+          for (let k = 0; k < n; k++) {
+            charStarts!.push(end + ((acc - end) * k) / n);
+            charEnds!.push(end + ((acc - end) * (k + 1)) / n);
+          }
         }
       }
       pendingSpace = false;
+      spaces = 0;
       if (placing) {
         spanPending = true;
         spanLeads = first;

@@ -1,6 +1,7 @@
 import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js";
 import { isCaption } from "./captions.js";
 import { LIST_MARKER } from "./list-marker.js";
+import { makeLine } from "./lines.js";
 import { BARE_NUMBER, sequenceItems } from "./numbered-items.js";
 import { speakerLines } from "./speakers.js";
 import { pitchKey, tightPitch, widerSpaced } from "./spacing.js";
@@ -416,7 +417,9 @@ export function finishBlock(b: Block): void {
   const sizes = new Map<number, number>();
   let bold = true;
   let mono = true;
+  if (b.mono) dropLineNumbers(b);
   const pitch = b.mono ? linePitch(b) : 0;
+  if (b.mono) charWidths.set(b, monoCharWidth(b.lines, b.fontSize));
   for (let i = 0; i < b.lines.length; i++) {
     const line = b.lines[i]!;
     if (i > 0) {
@@ -487,8 +490,57 @@ function linePitch(b: Block): number {
   return seen >= 2 ? pitch : Math.min(pitch, 1.25 * b.fontSize);
 }
 
+/**
+ * The character width of monospace `lines`, from their own glyphs: the narrowest of their
+ * runs' widths over their lengths (a writer that draws a run of spaces as one makes its
+ * run read wider), else 0.6 em (Courier's). Fonts differ: LaTeX's typewriter type is
+ * 0.525 em, Consolas 0.55.
+ */
+export function monoCharWidth(lines: readonly Line[], fontSize: number): number {
+  let cw = Infinity;
+  for (const l of lines) {
+    for (const r of l.runs) if (r.text.length >= 2) cw = Math.min(cw, (r.x1 - r.x0) / r.text.length);
+  }
+  return cw >= 0.4 * fontSize && cw <= 0.7 * fontSize ? cw : 0.6 * fontSize;
+}
+
+/** A line number standing as a run of its own. */
+const LINE_NUMBER = /^\d{1,5}$/;
+
+/**
+ * Drops a listing's line numbers (Sphinx, MkDocs and Pygments number every line, blank
+ * ones too, in a column of their own): every line opens with a run that is a bare
+ * integer, one more than the line above's, the numbers lined up at their right or left
+ * edge. The block's edge becomes the code's, so indentation is measured from it; a line
+ * that was only its number (a blank line of code) goes, the gap it leaves read as a
+ * blank line.
+ */
+function dropLineNumbers(b: Block): void {
+  const lines = b.lines;
+  const first = lines[0]?.runs[0];
+  if (lines.length < 2 || !first || !LINE_NUMBER.test(first.text)) return;
+  const n0 = Number(first.text);
+  let right = true;
+  let left = true;
+  for (let i = 0; i < lines.length; i++) {
+    const r = lines[i]!.runs[0]!;
+    if (!LINE_NUMBER.test(r.text) || Number(r.text) !== n0 + i) return;
+    right &&= Math.abs(r.x1 - first.x1) <= 1.5;
+    left &&= Math.abs(r.x0 - first.x0) <= 1.5;
+  }
+  if (!right && !left) return;
+  const code = lines.filter((l) => l.runs.length > 1).map((l) => ({ ...makeLine(l.runs.slice(1)), ...(l.valueX !== undefined ? { valueX: l.valueX } : {}) }));
+  if (!code.length) return;
+  b.lines = code;
+  b.x0 = Math.min(...code.map((l) => l.x0));
+}
+
+/** Each listing's character width, measured when its text is made (see {@link finishBlock}). */
+const charWidths = new WeakMap<Block, number>();
+
+/** A listing line's indentation: spaces for how far it starts right of the listing's edge. */
 function indent(line: Line, b: Block): string {
-  const cw = 0.6 * line.fontSize;
+  const cw = charWidths.get(b) ?? 0.6 * line.fontSize;
   const n = Math.round((line.x0 - b.x0) / cw);
   return n > 0 ? " ".repeat(Math.min(n, 40)) : "";
 }

@@ -98,6 +98,7 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
       if (g.em < MARKER_TAB_EM && hangsFromMarker(rw.runs, g.at, cuts) && (g.em < gutterEm || markerColumn(rows, k, rw.runs[g.at - 1]!))) return;
       if (g.em < MARKER_TAB_EM && clauseNumber(rows, k, g.at, cuts)) return;
       if (g.at === 1 && g.em < 4 && countsOn(rows, k)) return;
+      if (g.at === 1 && g.code && lineNumbered(rows, k)) return;
       if (gutters.has(g)) {
         cuts.push(g.at);
         const side = gutters.get(g);
@@ -250,6 +251,28 @@ function overlapShare(a: { y0: number; y1: number }, b: { y0: number; y1: number
   return h > 0 ? ov / h : ov >= 0 ? 1 : -1;
 }
 
+/** A listing's line number: a monospace integer opening its row. */
+const gutterNumber = (rw: Row): number | undefined => {
+  const r = rw.runs[0];
+  return r?.mono && /^\d{1,5}$/.test(r.text) ? Number(r.text) : undefined;
+};
+
+/**
+ * Whether row `k` opens with a listing's line number (a Pygments or MkDocs table of
+ * numbers beside the code): a row within three opens with the number as many more or
+ * fewer, its right edge at the same place. The code stays on the number's row however
+ * deeply it is indented.
+ */
+function lineNumbered(rows: readonly Row[], k: number): boolean {
+  const n = gutterNumber(rows[k]!);
+  if (n === undefined) return false;
+  const x1 = rows[k]!.runs[0]!.x1;
+  for (let j = Math.max(0, k - 3); j <= Math.min(rows.length - 1, k + 3); j++) {
+    if (j !== k && gutterNumber(rows[j]!) === n + j - k && Math.abs(rows[j]!.runs[0]!.x1 - x1) <= 1.5) return true;
+  }
+  return false;
+}
+
 /** A space between two runs of a row. */
 export interface Gap {
   /** Index of the run after the gap. */
@@ -329,8 +352,9 @@ export function makeLine(runs: TextRun[]): Line {
   const cjkGap = bidi ? Infinity : narrowestCjkGap(runs);
   for (const r of runs) {
     if (prev && !bidi && needsSpace(prev, r, text, cjkGap)) {
-      text += " ";
-      plain += " ";
+      const gap = prev.mono && r.mono ? monoSpaces(prev, r) : " ";
+      text += gap;
+      plain += gap;
     }
     text += r.text;
     plain += r.math ? " " : r.text;
@@ -361,6 +385,18 @@ export function makeLine(runs: TextRun[]): Line {
     if (label > 0 && /[:：]\s*$/.test(runs[label - 1]!.text) && runs.slice(label).every((r) => !r.bold)) bold = false;
   }
   return { runs, text, x0, y0, x1, y1, fontSize, bold, mono, mathShare: chars ? mathChars / chars : 0 };
+}
+
+/**
+ * The spaces between two monospace runs: as many characters as the gap holds (code
+ * aligns its columns and comments with runs of spaces), at least one. The character
+ * width is the longer run's own advance.
+ */
+function monoSpaces(prev: TextRun, next: TextRun): string {
+  const r = prev.text.length >= next.text.length ? prev : next;
+  const cw = (r.x1 - r.x0) / Math.max(1, r.text.length);
+  const n = cw > 0 ? Math.round((next.x0 - prev.x1) / cw) : 1;
+  return " ".repeat(Math.min(40, Math.max(1, n)));
 }
 
 /** A footnote's mark: a number, a letter or a reference sign (`*` stays glued: `* ` opens a list item). */

@@ -489,6 +489,26 @@ describe("buildBlocks", () => {
     expect(apart.map((b) => b.text)).toEqual(["def main():\n    run()", "def run():\n    pass"]);
   });
 
+  it("drops a listing's line numbers and measures its indentation from the code", () => {
+    const mono = { mono: true };
+    // Sphinx's numbers, right-aligned in a gutter, every line numbered (blank ones too).
+    const rows: [number, string, number][] = [
+      [9, "from tidepool import Client", 0],
+      [10, "", 0],
+      [11, "def main():", 0],
+      [12, "client = Client()", 4],
+    ];
+    const runs = rows.flatMap(([n, code, depth], i) => {
+      const top = 100 + 12 * i;
+      const num = run(String(n), 20 - 5 * String(n).length, top, mono);
+      return code ? [num, run(code, 30 + 5 * depth, top, mono)] : [num];
+    });
+    expect(blocksOf(runs).map((b) => [b.kind, b.text])).toEqual([["code", "from tidepool import Client\n\ndef main():\n    client = Client()"]]);
+    // Numbers that do not count on by one per line are the text's own.
+    const counts = blocksOf([run("1", 10, 100, mono), run("apple", 30, 100, mono), run("3", 10, 112, mono), run("pear", 30, 112, mono)]);
+    expect(counts.map((b) => b.text)).toEqual(["1   apple\n3   pear"]);
+  });
+
   it("keeps a hyphen at a line end for a writer that does not hyphenate", () => {
     const lines = buildLines([run("a plan long debated by a group of state-", 10, 100), run("funded planners.", 10, 112)]);
     expect(buildBlocks(lines).map((b) => b.text)).toEqual(["a plan long debated by a group of statefunded planners."]);

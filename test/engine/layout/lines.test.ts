@@ -156,6 +156,16 @@ describe("buildLines: what numbered notes and form rows are not", () => {
     expect(buildLines(table).map((l) => l.text)).toEqual(["1", "Replace the pump in the basement", "400.00", "2", "Replace the pump in the basement", "400.00"]);
   });
 
+  it("keeps a listing's spacing: as many spaces as the gap between monospace runs holds; its line numbers on their rows", () => {
+    const mono = { mono: true };
+    // 0.5 em a character at 10 pt: 5 pt each; `# retry` stands 10 characters on.
+    expect(buildLines([run("retries: 5", 10, 100, mono), run("# retry", 110, 100, mono)]).map((l) => l.text)).toEqual(["retries: 5          # retry"]);
+    expect(buildLines([run("retries:", 10, 100), run("5", 60, 100)]).map((l) => l.text)).toEqual(["retries: 5"]);
+    // A numbers column beside deeply indented code (MkDocs' table): the code stays on its number's row.
+    const deep = [6, 7, 8].flatMap((n, i) => [run(String(n), 10, 100 + 12 * i, mono), run(`step(${n})`, n === 7 ? 110 : 50, 100 + 12 * i, mono)]);
+    expect(buildLines(deep).map((l) => l.text)).toEqual(["6       step(6)", "7                   step(7)", "8       step(8)"]);
+  });
+
   it("keeps seven footnotes' numbers, each note a sentence from a capital; keeps an invoice's labels with values a table's column shares the place of", () => {
     const notes = [1, 2, 3, 4, 5, 6, 7].flatMap((n) => [run(String(n), 50, 600 + 12 * n, { x1: 55 }), run(`Note number ${n} explains one of the terms above.`, 78, 600 + 12 * n)]);
     expect(buildLines(notes).map((l) => l.text)).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => `${n} Note number ${n} explains one of the terms above.`));
