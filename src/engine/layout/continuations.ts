@@ -5,7 +5,8 @@
  */
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { bodySize } from "./body-size.js";
-import { FIGURE_CAPTION, TABLE_CAPTION } from "./classify.js";
+import { monoCharWidth } from "./blocks.js";
+import { blockChars, FIGURE_CAPTION, TABLE_CAPTION } from "./classify.js";
 import type { LaidElement, PageLayout } from "./document.js";
 import { isCjk, type Block, type BlockKind, type GridTable } from "./types.js";
 
@@ -91,9 +92,10 @@ export function markContinuations(pages: readonly PageLayout[], out: LaidElement
           prevLast.table?.cols === first.table?.cols &&
           Math.abs(prevLast.x0 - first.x0) < 0.05 * p.width;
         // A listing cut at the page foot goes on at the next page's head, at its place.
-        const codeGoesOn = prevLast.kind === "code" && first.kind === "code" && prevLast.y1 >= 0.75 * prevPage.height && first.y0 <= 0.25 * p.height && Math.abs(prevLast.x0 - first.x0) < 2 * first.fontSize;
+        const codeGoesOn = prevLast.kind === "code" && first.kind === "code" && prevLast.y1 >= 0.75 * prevPage.height && first.y0 <= 0.25 * p.height && listingGoesOn(prevLast, first);
         if (!tableGoesOn && !codeGoesOn && !continuesText(prevLast, first)) continue;
         out[indexOf.get(first)!]!.continuationOf = indexOf.get(prevLast)!;
+        if (codeGoesOn) indentAsBefore(prevLast, first);
         // A table going on without its header repeated starts with a body row. The header
         // may be the table's second or third row, under a title set in its grid.
         if (tableGoesOn && !headRows(prevLast.table!).includes(rowText(first.table!, 1))) first.table!.headerRows = 0;
@@ -114,6 +116,43 @@ export function markContinuations(pages: readonly PageLayout[], out: LaidElement
       prevPage = p;
     }
   }
+}
+
+/**
+ * How far right of a listing's left edge its rest may start on the next page, in font
+ * sizes: a page break inside a function leaves the rest indented (4 spaces are 2.4 em, a
+ * method's body twice that).
+ */
+const LISTING_INDENT_EM = 12;
+
+/**
+ * Whether listing `b`, opening a page, starts where listing `a` ended the last one could
+ * go on: from 2 em left of `a`'s edge (a printed text file's paragraph, its first line
+ * indented, ends the page) to {@link LISTING_INDENT_EM} right of it, or where one of
+ * `a`'s lines starts.
+ */
+function listingGoesOn(a: Block, b: Block): boolean {
+  const em = b.fontSize;
+  if (b.x0 > a.x0 - 2 * em && b.x0 <= a.x0 + LISTING_INDENT_EM * em) return true;
+  return a.lines.some((l) => Math.abs(l.x0 - b.x0) < 0.5 * em);
+}
+
+/**
+ * Indents the rest of a listing `b` by where it stands right of its start `a` on the
+ * page before: the page break fell inside a function, so `b`'s least indented line is
+ * still in it (its own lines were indented against `b`'s edge). Character boxes follow
+ * the text.
+ */
+function indentAsBefore(a: Block, b: Block): void {
+  const cw = monoCharWidth(a.lines, a.fontSize);
+  const n = Math.min(40, Math.round((b.x0 - a.x0) / cw));
+  if (n <= 0) return;
+  const pad = " ".repeat(n);
+  b.text = b.text
+    .split("\n")
+    .map((t) => (t ? pad + t : t))
+    .join("\n");
+  if (b.chars) b.chars = blockChars(b);
 }
 
 /** A note that a table or text goes on overleaf: `Continued on next page`, `(continued)`. */

@@ -144,6 +144,15 @@ describe("finishDocument", () => {
       ["code", undefined],
       ["code", 1],
     ]);
+    // Cut inside a function: the rest stands indented, and keeps that indentation.
+    const cut = finishDocument([
+      page(1, [run("def pipeline(rows):", 50, 700, mono), run("first = step(rows[0])", 70, 712, mono)]),
+      page(2, [run("second = step(rows[1])", 70, 60, mono), run("return second", 70, 72, mono)]),
+    ]);
+    expect(cut.map((l) => [l.block.text, l.continuationOf])).toEqual([
+      ["def pipeline(rows):\n    first = step(rows[0])", undefined],
+      ["    second = step(rows[1])\n    return second", 0],
+    ]);
     const cell = (row: number, col: number, text: string): GridCell => ({ row, col, rowSpan: 1, colSpan: 1, text, x0: 50 + 100 * (col - 1), x1: 150 + 100 * (col - 1), y0: 0, y1: 0 });
     const table = (top: number, rows: string[][]): Block => {
       const t: GridTable = { x0: 50, y0: top, x1: 250, y1: top + 20 * rows.length, rows: rows.length, cols: 2, cells: rows.flatMap((r, i) => r.map((c, j) => cell(i + 1, j + 1, c))) };
