@@ -16,6 +16,9 @@ const TERMINAL = /[.!?。！？:：;；؟؛۔"”’)）\]\u0964\u0965\u1362\u17
 
 const flowKinds = new Set<BlockKind>(["text", "list", "title", "table", "code", "formula", "image", "figure-caption", "table-caption"]);
 
+/** An e-mail address, a web address or a handle opening a block. */
+const ADDRESS = /^(?:[\w.+-]+@[\w-]+\.[\w.-]+|(?:https?:\/\/|www\.)\S+|[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|edu|gov|co|uk|de|fr)\/\S*|@\w+)(?:\s|$)/i;
+
 /** Whether `b` reads as the rest of a sentence that `a` left open. */
 function continuesText(a: Block, b: Block): boolean {
   if ((a.kind !== "text" && a.kind !== "list") || b.kind !== "text") return false;
@@ -23,8 +26,9 @@ function continuesText(a: Block, b: Block): boolean {
   const start = b.text.trimStart();
   if (!end || !start || TERMINAL.test(end)) return false;
   const first = start[0]!;
-  // A note numbered in lower-case roman (`iv See the log book`) starts afresh.
-  if (/^(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})\s+\p{Lu}/u.test(start)) return false;
+  // A note numbered in lower-case roman (`iv See the log book`) starts afresh, and so does
+  // an address (a CV's or a letterhead's contact lines: `jane@example.org`, `github.com/jd`).
+  if (/^(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})\s+\p{Lu}/u.test(start) || ADDRESS.test(start)) return false;
   // Scripts without case (CJK, Hebrew, Arabic, Indic, Thai, Ethiopic: letters of
   // category Lo): an open sentence is enough.
   // A word broken at its hyphen goes on in anything but a block all in capitals (a

@@ -94,6 +94,13 @@ describe("finishDocument", () => {
     expect(laid.map((l) => l.block.kind)).toEqual(["title", "text", "text", "text"]);
   });
 
+  it("links no address to the page's last block: a contact line in lower case starts afresh", () => {
+    const across = (head: string) => finishDocument([page(1, [run("Ul. Dluga 12, 00-238 Warszawa, Poland +48 601 234 567", 50, 700)]), page(2, [run(head, 50, 60)])]).map((l) => l.continuationOf);
+    expect(across("anna.kowalska@example.org github.com/akowalska")).toEqual([undefined, undefined]);
+    expect(across("github.com/akowalska")).toEqual([undefined, undefined]);
+    expect(across("and the office in Krakow")).toEqual([undefined, 0]);
+  });
+
   it("links a sentence cut by a page break, not a finished one", () => {
     const laid = finishDocument([page(1, [run("this sentence goes on", 50, 700)]), page(2, [run("and ends here.", 50, 60), run("New sentence.", 50, 100)]), page(3, [run("Fresh start.", 50, 60)])]);
     expect(laid.map((l) => l.continuationOf)).toEqual([undefined, 0, undefined, undefined]);
