@@ -1,4 +1,5 @@
 import type { Drawing, Rect, RunChar, Segment, TextRun } from "../layout/index.js";
+import { accented, combiningMark } from "../layout/accents.js";
 import { fontStyle, type FontStyle } from "./pdf-fonts.js";
 import { lightColour, MARKER_MAX_DATA, markerShape, pathSegments, type MarkerShape } from "./pdf-paths.js";
 import type { RawImage } from "./pdf-png.js";
@@ -322,6 +323,10 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
     let pendingSpace = false;
     // Spaces shown since the last glyph (only monospace text keeps more than one).
     let spaces = 0;
+    // A spacing accent just read (TeX's OT1 `\'o`: `´` moved back over its letter): where
+    // it stands in `text` and where its glyph ends.
+    let accentAt = -1;
+    let accentEnd = 0;
     let start = 0;
     let end = 0;
     let charStarts: number[] | undefined;
@@ -341,6 +346,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
     const flush = (): void => {
       pendingSpace = false;
       spaces = 0;
+      accentAt = -1;
       if (!text) return;
       if (!watermarkish) emit(text, start, glyphless && spaceEnd > end ? spaceEnd : end, charStarts, charEnds);
       text = "";
@@ -574,6 +580,24 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       }
       pendingSpace = false;
       spaces = 0;
+      // The letter drawn under the accent just read takes it: `´` + `o` → `ó`.
+      if (accentAt >= 0 && accentAt === text.length - 1 && !placing && acc < accentEnd - 0.1 * size && u.length === 1 && /\p{L}/u.test(u)) {
+        const letter = accented(u, combiningMark(text.charCodeAt(accentAt))!);
+        text = text.slice(0, accentAt) + letter;
+        if (options.chars) {
+          charStarts![charStarts!.length - 1] = acc;
+          charEnds![charEnds!.length - 1] = acc + width * widthScale;
+          // No precomposed letter (`q́`): the mark shares the letter's box.
+          if (letter.length > 1) {
+            charStarts!.push(acc);
+            charEnds!.push(acc + width * widthScale);
+          }
+        }
+        accentAt = -1;
+        end = Math.max(end, acc + width * widthScale);
+        acc += advance;
+        continue;
+      }
       if (placing) {
         spanPending = true;
         spanLeads = first;
@@ -581,6 +605,8 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         spanU1 = acc + width * widthScale;
       }
       text += u;
+      accentAt = (!plain || code === 0x60 || code === 0x5e || code === 0x7e) && combiningMark(code) !== undefined ? text.length - 1 : -1;
+      accentEnd = acc + width * widthScale;
       if (options.chars) {
         (charStarts ??= []).push(acc);
         (charEnds ??= []).push(acc + width * widthScale);

@@ -1,3 +1,4 @@
+import { accented, combiningMark } from "./accents.js";
 import { hasRtl, logicalRuns } from "./bidi.js";
 import { clauseNumber, countsOn, hangsFromMarker, keyValue, labelEnd, labelledValue, MARKER_TAB_EM, markerColumn, tocNumber } from "./row-joins.js";
 import { seatDropCaps } from "./drop-caps.js";
@@ -205,8 +206,42 @@ function groupRows(sorted: readonly TextRun[], reachEm: number): Row[] {
       if (prev && r.text === prev.text && Math.abs(r.x0 - prev.x0) < 0.2 * r.fontSize && Math.abs(r.y0 - prev.y0) < 0.2 * r.fontSize) continue;
       kept.push(r);
     }
-    return { runs: kept, y0: band.y0, y1: band.y1, gaps: [] };
+    return { runs: seatAccents(kept), y0: band.y0, y1: band.y1, gaps: [] };
   });
+}
+
+/**
+ * A row's runs with each accent drawn on its own over a letter (TeX's capitals: `\'E`
+ * raises `´` over the `E` of `Ecole`) taken into that letter: `École`. The accent is a
+ * run of one spacing accent whose middle stands over the first glyph of a run beside it.
+ */
+function seatAccents(runs: TextRun[]): TextRun[] {
+  let out = runs;
+  for (let i = 0; i < out.length; i++) {
+    const a = out[i]!;
+    if (a.text.length !== 1) continue;
+    const code = a.text.charCodeAt(0);
+    const mark = combiningMark(code);
+    if (!mark) continue;
+    const middle = (a.x0 + a.x1) / 2;
+    const j = [i + 1, i - 1].find((k) => {
+      const r = out[k];
+      if (!r || r === a || !/^\p{L}/u.test(r.text)) return false;
+      const firstEnd = r.chars?.[0]?.x1 ?? r.x0 + (r.x1 - r.x0) / Math.max(1, r.text.length);
+      return middle >= r.x0 && middle <= Math.max(firstEnd, r.x0 + 0.8 * r.fontSize) && a.y0 < r.y0 + 0.5 * r.fontSize;
+    });
+    if (j === undefined) continue;
+    const r = out[j]!;
+    const first = [...r.text][0]!;
+    const letter = accented(first, mark);
+    const seated: TextRun = { ...r, text: letter + r.text.slice(first.length), y0: Math.min(r.y0, a.y0) };
+    if (r.chars?.length) seated.chars = [{ ...r.chars[0]!, text: letter }, ...r.chars.slice(1)];
+    out = out === runs ? [...runs] : out;
+    out[j] = seated;
+    out.splice(i, 1);
+    i--;
+  }
+  return out;
 }
 
 interface Band {
