@@ -4,7 +4,7 @@ import { LIST_MARKER } from "./list-marker.js";
 import { makeLine } from "./lines.js";
 import { BARE_NUMBER, sequenceItems } from "./numbered-items.js";
 import { speakerLines } from "./speakers.js";
-import { pitchKey, tightPitch, widerSpaced } from "./spacing.js";
+import { pitchKey, setSolid, tightPitch, widerSpaced } from "./spacing.js";
 import { joinsUnspaced, overlap, type Block, type Line } from "./types.js";
 
 // Arabic question mark, full stop and semicolon end sentences too, and so do the danda
@@ -72,6 +72,20 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
     }
     return false;
   };
+  // Whether a line of line `k`'s size stands a row under `last` and a row over line `k`,
+  // across both (set solid, its box overlapping theirs): a line never joins a block past
+  // one left out of it (a pleading caption's line two rows down).
+  const skips = (k: number, last: Line): boolean => {
+    const line = sorted[k]!;
+    const row = 0.8 * line.fontSize;
+    if (line.y0 - last.y0 < 2 * row) return false;
+    for (let j = k - 1; j >= 0 && sorted[j]!.y0 > last.y0; j--) {
+      const other = sorted[j]!;
+      if (other.y0 < last.y0 + row || other.y0 > line.y0 - row || Math.abs(other.fontSize - line.fontSize) > 0.15 * line.fontSize) continue;
+      if (overlap(other.x0, other.x1, line.x0, line.x1) > 0 && overlap(other.x0, other.x1, last.x0, last.x1) > 0) return true;
+    }
+    return false;
+  };
   for (let k = 0; k < sorted.length; k++) {
     const line = sorted[k]!;
     // A listing's `- item` lines (YAML, Markdown) go on with the code above them; a text
@@ -97,7 +111,8 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         // file printed) starts a paragraph there, and a list item ends.
         const listing = line.mono && last.mono && b.kind !== "list" && !proseLike(line.text) && !proseLike(last.text);
         const maxGap = listing ? maxCodeGapEm : maxLineGapEm;
-        if (gap < -0.3 * fs || (gap > maxGap * fs && !(listing && twoBlankLines(b, line))) || gap >= bestGap) continue;
+        if (gap >= bestGap || (gap < -0.3 * fs && !setSolid(last, line))) continue;
+        if (gap > maxGap * fs && !(listing && twoBlankLines(b, line))) continue;
         if (gap > maxLineGapEm * fs && crossed(k, last, b)) continue;
         // An OCR layer may size a line by its letters' height: `mat.` (no ascender) reads
         // smaller than the full line above it. The smaller line must be the narrower one:
@@ -111,6 +126,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         // The next speaker's turn, once the line above has finished (or broken off) its sentence.
         if (speakers.has(line) && (endsSentence(last) || BROKEN_OFF.test(last.text))) continue;
         if (!line.mono && (widerSpaced(b, line, tight.get(pitchKey(line)) ?? tight.get(pitchKey(line, true)), below(k)) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;
+        if (skips(k, last)) continue;
         best = b;
         bestGap = gap;
       }

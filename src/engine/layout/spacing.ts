@@ -24,6 +24,17 @@ export function widerSpaced(b: Block, line: Line, tight: number | undefined, nex
   return line.y0 - last.y0 - (lower.y0 - upper.y0) > step && line.y1 - last.y1 - (lower.y1 - upper.y1) > step;
 }
 
+/**
+ * Whether `line` stands a line under `last` although their boxes overlap by 0.3 em or more:
+ * type set solid (a CSS line height equal to the font size, a pleading's caption at 12 pt
+ * on 12 pt), where Chromium's line boxes (the font's ascent and descent) are 1.36 em tall.
+ * Tops and bottoms alike stand 0.9 em apart or more; a raised or overprinted piece less.
+ */
+export function setSolid(last: Line, line: Line): boolean {
+  const row = 0.9 * Math.max(last.fontSize, line.fontSize);
+  return line.y0 - last.y0 >= row && line.y1 - last.y1 >= row;
+}
+
 /** Where a line's pitch is looked up: its size and where it starts (with `anywhere`, its size alone). */
 export const pitchKey = (l: Line, anywhere = false): number => Math.round(l.fontSize) * 65536 + (anywhere ? 65535 : Math.min(65534, Math.max(0, Math.round(l.x0 / 2))));
 

@@ -139,6 +139,23 @@ describe("buildBlocks", () => {
     expect(quiz.map((b) => b.text).join(" ")).not.toMatch(/AThe/);
   });
 
+  it("joins lines set solid whose boxes overlap (Chromium's 1.36 em boxes, 12 pt on 12 pt), in order, and never past a line left out", () => {
+    const solid = (text: string, top: number, opts = {}) => run(text, 10, top, { y1: top + 13.6, x1: 300, ...opts });
+    const blocks = blocksOf([
+      solid("Either party may terminate this Agreement upon ninety days'", 100),
+      solid("written notice to the other party, provided that no such", 110),
+      run("notice shall be effective at all.", 10, 120, { y1: 133.6 }),
+      solid("The second paragraph starts a line further down the page and", 140),
+      run("ends on its second line.", 10, 150, { y1: 163.6 }),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual([
+      "Either party may terminate this Agreement upon ninety days' written notice to the other party, provided that no such notice shall be effective at all.",
+      "The second paragraph starts a line further down the page and ends on its second line.",
+    ]);
+    const caption = blocksOf([run("GLOBEX CORPORATION, a Nevada", 10, 100, { y1: 113.6 }), run("CORPORATION; AND DOES 1-10,", 10, 110, { y1: 123.6, bold: true }), run("inclusive,", 10, 120, { y1: 133.6 })]);
+    expect(caption.map((b) => b.text)).toEqual(["GLOBEX CORPORATION, a Nevada", "CORPORATION; AND DOES 1-10,", "inclusive,"]);
+  });
+
   it("reads an index entry with the subentries set in under it as one block, the next entry back at the margin", () => {
     const blocks = blocksOf([run("absorption, 73", 10, 100), run("acidity, 33", 10, 112), run("failure, 101", 30, 124), run("cleaning, 27", 30, 136), run("aeration, 63", 10, 148)]);
     expect(blocks.map((b) => b.text)).toEqual(["absorption, 73", "acidity, 33 failure, 101 cleaning, 27", "aeration, 63"]);
