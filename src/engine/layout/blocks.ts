@@ -4,7 +4,7 @@ import { LIST_MARKER } from "./list-marker.js";
 import { makeLine } from "./lines.js";
 import { BARE_NUMBER, sequenceItems } from "./numbered-items.js";
 import { speakerLines } from "./speakers.js";
-import { pitchKey, setSolid, tightPitch, widerSpaced } from "./spacing.js";
+import { atPagePitch, pitchKey, setSolid, tightPitch, widerSpaced } from "./spacing.js";
 import { joinsUnspaced, overlap, type Block, type Line } from "./types.js";
 
 // Arabic question mark, full stop and semicolon end sentences too, and so do the danda
@@ -72,6 +72,19 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
     }
     return false;
   };
+  // Whether block `b`'s last line wrapped onto line `k`: it was full, and where it ends a
+  // sentence, justified (it ends at the column's edge and where the line above it does,
+  // within a point; a block's first line, where line `k` and the line under it both do):
+  // one-line entries of about one length, a transcript's, stand at as wide a pitch.
+  const wrapped = (k: number, b: Block, line: Line, rtl: boolean): boolean => {
+    const last = b.lines[b.lines.length - 1]!;
+    const end = endOf(last, rtl);
+    const edge = columnEnd(sorted, k, last, rtl);
+    if (edge - end > firstWordWidth(line) + 0.5 * line.fontSize) return false;
+    if (!endsSentence(last)) return true;
+    const flush = (l: Line | undefined): boolean => l !== undefined && Math.abs(endOf(l, rtl) - end) <= 1;
+    return edge - end <= 1 && (b.lines.length >= 2 ? flush(b.lines[b.lines.length - 2]) : flush(line) && flush(below(k)));
+  };
   // Whether a line of line `k`'s size stands a row under `last` and a row over line `k`,
   // across both (set solid, its box overlapping theirs): a line never joins a block past
   // one left out of it (a pleading caption's line two rows down).
@@ -112,7 +125,10 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         const listing = line.mono && last.mono && b.kind !== "list" && !proseLike(line.text) && !proseLike(last.text);
         const maxGap = listing ? maxCodeGapEm : maxLineGapEm;
         if (gap >= bestGap || (gap < -0.3 * fs && !setSolid(last, line))) continue;
-        if (gap > maxGap * fs && !(listing && twoBlankLines(b, line))) continue;
+        // Prose set 1.5 or 2 lines apart throughout goes on across its wider gaps, from a
+        // line that was full (a heading, an address's lines, a paragraph's end are not); a
+        // listing across two blank lines (PEP 8).
+        if (gap > maxGap * fs && !(listing && twoBlankLines(b, line)) && (listing || line.mono || !atPagePitch(last, line, tight) || !wrapped(k, b, line, votes !== undefined && rtlWins(votes.get(b)!)))) continue;
         if (gap > maxLineGapEm * fs && crossed(k, last, b)) continue;
         // An OCR layer may size a line by its letters' height: `mat.` (no ascender) reads
         // smaller than the full line above it. The smaller line must be the narrower one:

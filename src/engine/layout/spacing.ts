@@ -25,6 +25,19 @@ export function widerSpaced(b: Block, line: Line, tight: number | undefined, nex
 }
 
 /**
+ * Whether `line` stands under `last` no further than the page's lines of prose at its
+ * place and size stand from each other, 0.3 em allowed (as {@link widerSpaced} allows):
+ * text set 1.5 or 2 lines apart throughout (Word's Double, a brief's 24 pt on 12 pt,
+ * LibreOffice's proportional spacing over a Type 1 font's 1 em line box), whose gaps are
+ * wider than a line's. Only the pitch measured at `line`'s own place counts: a manual's
+ * synopsis lines set 24 pt apart do not carry its subheading set out at the left.
+ */
+export function atPagePitch(last: Line, line: Line, tight: ReadonlyMap<number, number>): boolean {
+  const pitch = tight.get(pitchKey(line));
+  return pitch !== undefined && line.y0 - last.y0 <= pitch + 0.3 * line.fontSize;
+}
+
+/**
  * Whether `line` stands a line under `last` although their boxes overlap by 0.3 em or more:
  * type set solid (a CSS line height equal to the font size, a pleading's caption at 12 pt
  * on 12 pt), where Chromium's line boxes (the font's ascent and descent) are 1.36 em tall.

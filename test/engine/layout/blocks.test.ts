@@ -139,6 +139,27 @@ describe("buildBlocks", () => {
     expect(quiz.map((b) => b.text).join(" ")).not.toMatch(/AThe/);
   });
 
+  it("keeps double-spaced paragraphs whole across their gaps, a heading and short lines at that pitch apart (a Type 1 font's 1 em line box)", () => {
+    const full = (text: string, x: number, top: number) => run(text, x, top, { x1: 350 });
+    const blocks = blocksOf([
+      run("ARGUMENT", 160, 100),
+      full("The defendant never sent any written notice of termination.", 46, 124),
+      full("Instead, it simply stopped paying the invoices while it went", 10, 148),
+      full("on accepting shipments of widgets for more than eleven months,", 10, 172),
+      full("and it kept them, paid for none of them and said nothing, in", 10, 196),
+      run("a course of conduct inconsistent with its claim.", 10, 220),
+      full("The agreement is clear on this point. Section 14.2 of it, which", 46, 244),
+      full("the defendant drafted and now asks the Court to ignore, says so", 10, 268),
+      run("in plain words that need no reading between the lines.", 10, 292),
+      run("Jane Doe, Attorney at Law", 10, 340),
+      run("100 Market Street, Suite 400", 10, 364),
+    ]);
+    expect(blocks.map((b) => b.lines.length)).toEqual([1, 5, 3, 1, 1]);
+    // A transcript's one-line entries of about one length at that pitch stay a line each.
+    const entries = ["09:00 Speaker B: Review summary alpha.", "09:01 Speaker A: Report method forecast.", "09:02 Speaker A: Alpha review analysis.", "09:03 Speaker B: Alpha product method.", "09:04 Speaker A: Summary growth table.", "09:05 Speaker A: Summary table quarterly.", "09:06 Speaker B: Review detail segment."];
+    expect(blocksOf(entries.map((t, i) => run(t, 10, 100 + 19.5 * i, { y1: 111.6 + 19.5 * i })))).toHaveLength(7);
+  });
+
   it("joins lines set solid whose boxes overlap (Chromium's 1.36 em boxes, 12 pt on 12 pt), in order, and never past a line left out", () => {
     const solid = (text: string, top: number, opts = {}) => run(text, 10, top, { y1: top + 13.6, x1: 300, ...opts });
     const blocks = blocksOf([
