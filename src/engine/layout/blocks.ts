@@ -4,7 +4,7 @@ import { LIST_MARKER } from "./list-marker.js";
 import { makeLine } from "./lines.js";
 import { BARE_NUMBER, sequenceItems } from "./numbered-items.js";
 import { speakerLines } from "./speakers.js";
-import { atPagePitch, pitchKey, setSolid, tightPitch, widerSpaced } from "./spacing.js";
+import { atPagePitch, setSolid, tightPitch, widerSpaced } from "./spacing.js";
 import { joinsUnspaced, overlap, type Block, type Line } from "./types.js";
 
 // Arabic question mark, full stop and semicolon end sentences too, and so do the danda
@@ -72,6 +72,9 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
     }
     return false;
   };
+  // Whether `last` was full: the first word of line `k` would not have fitted after it
+  // (it broke for want of room, not at a paragraph's end or a line break).
+  const filled = (k: number, last: Line, line: Line, rtl: boolean): boolean => columnEnd(sorted, k, last, rtl) - endOf(last, rtl) <= firstWordWidth(line) + 0.5 * line.fontSize;
   // Whether block `b`'s last line wrapped onto line `k`: it was full, and where it ends a
   // sentence, justified (it ends at the column's edge and where the line above it does,
   // within a point; a block's first line, where line `k` and the line under it both do):
@@ -141,7 +144,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0) && !(line.mono && underListing(b, line))) continue;
         // The next speaker's turn, once the line above has finished (or broken off) its sentence.
         if (speakers.has(line) && (endsSentence(last) || BROKEN_OFF.test(last.text))) continue;
-        if (!line.mono && (widerSpaced(b, line, tight.get(pitchKey(line)) ?? tight.get(pitchKey(line, true)), below(k)) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;
+        if (!line.mono && (widerSpaced(b, line, tight, below(k), () => filled(k, last, line, votes !== undefined && rtlWins(votes.get(b)!))) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;
         if (skips(k, last)) continue;
         best = b;
         bestGap = gap;

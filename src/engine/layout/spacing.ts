@@ -10,19 +10,35 @@ import type { Block, Line } from "./types.js";
  * Whether `line` stands further below block `b` than its lines stand from each other, by
  * 0.3 em or more at their tops and their bottoms alike (a paragraph's spacing, however
  * small: a browser's `margin: 0 0 6px`; a raised or lowered glyph moves only one of
- * them). A block of one line is measured against `tight`, the pitch of the page's lines
- * of prose set closest at `line`'s place and size, else against the line under `line`
- * (`next`): text set 1.5 lines apart throughout stands alike everywhere.
+ * them). A block of one line is measured against `tight`'s pitch of the page's lines of
+ * prose set closest at `line`'s place and size; where that place has too few lines of its
+ * own, against the pitch of the lines of its size anywhere on the page, else against the
+ * line under `line` (`next`): text set 1.5 lines apart throughout stands alike everywhere.
+ * The size's pitch may be a quotation's or a list's set closer at another place, so under
+ * a `full` line (one that broke for want of room) it must be confirmed by `next`, and a
+ * sentence running on (`…builds a client,` / `overrides`) goes on; one-line entries (a
+ * manual's option descriptions, a parameter list) are short and stay apart.
  */
-export function widerSpaced(b: Block, line: Line, tight: number | undefined, next: Line | undefined): boolean {
+export function widerSpaced(b: Block, line: Line, tight: ReadonlyMap<number, number>, next: Line | undefined, full: () => boolean): boolean {
   const n = b.lines.length;
   const last = b.lines[n - 1]!;
   const step = 0.3 * line.fontSize;
-  if (n < 2 && tight !== undefined) return line.y0 - last.y0 - tight > step && line.y1 - last.y1 - tight > step;
-  const [upper, lower] = n >= 2 ? [b.lines[n - 2]!, last] : next ? [line, next] : [undefined, undefined];
-  if (!upper || !lower) return false;
-  return line.y0 - last.y0 - (lower.y0 - upper.y0) > step && line.y1 - last.y1 - (lower.y1 - upper.y1) > step;
+  const wider = (top: number, bottom: number): boolean => line.y0 - last.y0 - top > step && line.y1 - last.y1 - bottom > step;
+  if (n >= 2) {
+    const upper = b.lines[n - 2]!;
+    return wider(last.y0 - upper.y0, last.y1 - upper.y1);
+  }
+  const own = tight.get(pitchKey(line));
+  if (own !== undefined) return wider(own, own);
+  const byNext = (): boolean => next !== undefined && wider(next.y0 - line.y0, next.y1 - line.y1);
+  const anywhere = tight.get(pitchKey(line, true));
+  if (anywhere === undefined) return byNext();
+  if (!wider(anywhere, anywhere)) return false;
+  return !full() || (!runsOn(last, line) && (next === undefined || byNext()));
 }
+
+/** Whether `line` goes on with the sentence of `last`: that ends on a word or a comma, `line` starts in lower case. */
+const runsOn = (last: Line, line: Line): boolean => /[\p{L},]\s*$/u.test(last.text) && /^\p{Ll}/u.test(line.text);
 
 /**
  * Whether `line` stands under `last` no further than the page's lines of prose at its
@@ -55,9 +71,11 @@ export const pitchKey = (l: Line, anywhere = false): number => Math.round(l.font
  * The pitch of a page's lines of prose set closest, by size and place (and by size
  * alone, for places with too few lines of their own: see {@link pitchKey}): a fifth of the
  * way up the pitches between each line of twenty characters or more and the next such
- * line under it starting at its place (within a point), 0.8 to 3 font sizes down, when
- * five pairs or more were found. A paragraph's lines stand at it; paragraphs further
- * apart; a quotation set in stands at its own.
+ * line under it starting at its place (within a point), or back at the margin under a
+ * first line set in (counted at the margin: a double-spaced brief's paragraphs of four
+ * lines make three pairs there, not two), 0.8 to 3 font sizes down, when five pairs or
+ * more were found. A paragraph's lines stand at it; paragraphs further apart; a quotation
+ * set in stands at its own.
  */
 export function tightPitch(sorted: readonly Line[]): Map<number, number> {
   const pitches = new Map<number, number[]>();
@@ -70,8 +88,10 @@ export function tightPitch(sorted: readonly Line[]): Map<number, number> {
       const d = b.y0 - a.y0;
       if (d < 0.8 * a.fontSize) continue;
       if (d > 3 * a.fontSize) break;
-      if (!prose(b) || Math.abs(b.x0 - a.x0) > 1 || Math.abs(b.fontSize - a.fontSize) > 0.1 * a.fontSize) continue;
-      for (const key of [pitchKey(a), pitchKey(a, true)]) {
+      if (!prose(b) || Math.abs(b.fontSize - a.fontSize) > 0.1 * a.fontSize) continue;
+      const place = Math.abs(b.x0 - a.x0) <= 1 ? a : firstLineOver(a, b) ? b : undefined;
+      if (!place) continue;
+      for (const key of [pitchKey(place), pitchKey(a, true)]) {
         const list = pitches.get(key);
         if (list) list.push(d);
         else pitches.set(key, [d]);
@@ -87,3 +107,14 @@ export function tightPitch(sorted: readonly Line[]): Map<number, number> {
   }
   return out;
 }
+
+/**
+ * Whether `a` is a justified paragraph's first line set in over `b`, back at the margin:
+ * 0.8 to 4 em further right, ending where `b` does (within a point: a quotation set in
+ * on both sides ends short of the text after it, a manual page's one-line description
+ * where the next option's line happens to).
+ */
+const firstLineOver = (a: Line, b: Line): boolean => {
+  const indent = a.x0 - b.x0;
+  return indent >= 0.8 * a.fontSize && indent <= 4 * a.fontSize && Math.abs(a.x1 - b.x1) <= 1;
+};

@@ -139,6 +139,65 @@ describe("buildBlocks", () => {
     expect(quiz.map((b) => b.text).join(" ")).not.toMatch(/AThe/);
   });
 
+  it("keeps a paragraph set double at its own pitch when a quotation set closer is the only text of its size measured (Chromium's boxes 1.36 em tall)", () => {
+    // 10 pt type: the paragraph 20 pt apart at x 10 (four pairs, too few to measure its
+    // place), the quotation 11.5 pt apart set in at x 40 (five pairs).
+    const box = (text: string, x: number, top: number) => run(text, x, top, { y1: top + 13.6 });
+    const para = (top: number, x: number, pitch: number, lines: string[]) => lines.map((t, i) => box(t, x, top + pitch * i));
+    const blocks = blocksOf([
+      ...para(100, 10, 20, [
+        "Either party may terminate this Agreement upon notice to",
+        "Both parties, provided that no such notice is effective",
+        "Against any purchase order accepted before the notice date",
+        "Unless agreed, and all accrued payment obligations survive",
+        "Its termination according to their terms as set out here.",
+      ]),
+      ...para(205, 40, 11.5, [
+        "Either party may terminate this Agreement upon",
+        "ninety days' written notice to the other party,",
+        "provided that no such notice shall be effective",
+        "with respect to any purchase order accepted before",
+        "the date on which the notice is received, and all",
+        "payment obligations accrued survive it, as agreed.",
+      ]),
+    ]);
+    expect(blocks.map((b) => b.lines.length)).toEqual([5, 6]);
+  });
+
+  it("measures a double-spaced brief's margin from its first lines set in too, so a paragraph of two lines ending the page stays whole", () => {
+    // Justified: the lines end at one place.
+    const box = (text: string, x: number, top: number) => run(text, x, top, { y1: top + 13.6, x1: 340 });
+    const blocks = blocksOf([
+      box("The supply agreement is clear on this point. Section 14.2 of the", 46, 100),
+      box("Agreement, which the defendant drafted and which it now asks the", 10, 120),
+      box("Court to ignore, provides in relevant part as follows, and it says", 10, 140),
+      box("Nothing about any notice given by telephone or by electronic mail.", 10, 160),
+      box("The defendant never sent any written notice of termination. It", 46, 180),
+      box("Simply stopped paying the invoices while continuing to accept the", 10, 200),
+      box("Shipments of widgets for more than eleven months without a word.", 10, 220),
+      ...["Either party may terminate this Agreement upon", "ninety days' written notice to the other party,", "provided that no such notice shall be effective", "with respect to any purchase order accepted before", "the date on which the notice is received, and all", "payment obligations accrued survive it, as agreed."].map((t, i) => box(t, 40, 250 + 11.5 * i)),
+      box("That course of conduct is inconsistent with any claim that the", 46, 330),
+      box("Agreement had ended before the goods were shipped to the buyer.", 10, 350),
+    ]);
+    expect(blocks.map((b) => b.lines.length)).toEqual([4, 3, 6, 2]);
+  });
+
+  it("keeps a sentence running on at 1.55 lines apart together where a list set closer is the only text of its size measured", () => {
+    // Two paragraphs of two lines (too few pairs at their place), the second one last in
+    // its column; six one-line list items at normal line height beside them.
+    const blocks = blocksOf([
+      run("Setting the retry count to zero disables retries entirely, and a single transient", 10, 100),
+      run("network error will then stop the whole pipeline.", 10, 115.5),
+      run("The same settings can be passed in code. The example below builds a client,", 10, 137),
+      run("overrides two options and runs one pipeline.", 10, 152.5),
+      ...["region: the bucket's region, read from the environment", "endpoint_url: for S3-compatible stores such as MinIO", "statement_timeout: milliseconds, applied to each query", "application_name: shown in the activity view of the server", "max_connections: the pool size used by each worker process", "keepalive: seconds between TCP keepalive probes on idle links"].map((t, i) => run(t, 40, 190 + 11.5 * i)),
+    ]);
+    expect(blocks.slice(0, 2).map((b) => b.text)).toEqual([
+      "Setting the retry count to zero disables retries entirely, and a single transient network error will then stop the whole pipeline.",
+      "The same settings can be passed in code. The example below builds a client, overrides two options and runs one pipeline.",
+    ]);
+  });
+
   it("keeps double-spaced paragraphs whole across their gaps, a heading and short lines at that pitch apart (a Type 1 font's 1 em line box)", () => {
     const full = (text: string, x: number, top: number) => run(text, x, top, { x1: 350 });
     const blocks = blocksOf([
