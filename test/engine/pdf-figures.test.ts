@@ -51,6 +51,17 @@ describe.skipIf(missing("chromium"))("pdf: figures drawn as vector graphics", ()
     expect(texts.some((t) => t.startsWith("Note. The pipeline reads each document once"))).toBe(true);
   }, 60_000);
 
+  it("finds a chart inside a bordered section (a poster's panel, a card) beside its heading and prose", async () => {
+    const chart = `<svg width="300" height="200" viewBox="0 0 300 200"><rect x="20" y="5" width="270" height="180" fill="none" stroke="#333"/>${[60, 100, 140, 80, 160].map((h, i) => `<rect x="${35 + i * 50}" y="${185 - h}" width="30" height="${h}" fill="#4477aa"/>`).join("")}<text x="150" y="198" font-size="10" text-anchor="middle">Loading (wt %)</text></svg>`;
+    const html = `<!doctype html><html><head><style>body { font-family: "DejaVu Sans", sans-serif; font-size: 10pt }</style></head><body>
+<section style="border: 1.5px solid #003b6f; padding: 10px; width: 340px"><h2>Results</h2><p>${PROSE}</p>${chart}<p>Figure 1: Light-off temperature against loading.</p></section>
+</body></html>`;
+    const doc = await parsePdf(await chromiumPdf(html));
+    expect(ofType(doc, "Image").map((e) => e.text)).toEqual(["Loading (wt %)"]);
+    expect(doc.elements.some((e) => e.type !== "Image" && e.text.includes("Loading (wt %)"))).toBe(false);
+    expect(doc.elements.some((e) => e.type === "NarrativeText" && e.text.startsWith("The pipeline reads"))).toBe(true);
+  }, 60_000);
+
   it("reads HTML tables without borders, their cells shaded or their rows striped, as tables, not figures", async () => {
     const rows = [
       ["Region", "Office", "Staff"],

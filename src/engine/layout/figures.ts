@@ -26,13 +26,15 @@ const MAX_TEXT_SHARE = 0.3;
  * Figures drawn as vector graphics — charts, plots, diagrams — found from the boxes of the
  * paths a page paints. Paths whose boxes touch or overlap make one drawing (a plot's frame
  * takes in its points); paths over half the page (backgrounds, borders) and those inside
- * a table (cell shading, rules) take no part. A drawing is a figure when it has three
+ * a table (cell shading, rules) take no part; a frame around a drawing and text is left
+ * out ({@link frameContents}). A drawing is a figure when it has three
  * paths or more, one of them more than a rule, is at least 40 × 30 pt (8 % of the page's
  * width, 4 % of its height), holds no line of prose and its text covers under 30 % of it,
  * and that text does not all stand on one shape filling the drawing: a shaded box behind
  * a paragraph, a menu on a panel and a slide's text on a shape stay text. The figure
  * takes the lines inside it, short labels just outside (within 1.5 em, in the type of
- * its labels: axis ticks and titles; never a caption or a heading) and its legend (labels
+ * its labels: axis ticks and titles; never a caption, the rest of its line, or a
+ * heading) and its legend (labels
  * with a swatch beside them, within 8 em), which leave the page's text.
  */
 export function findFigures(drawings: readonly Drawing[], lines: readonly Line[], page: Rect, tables: readonly Rect[]): { figures: VectorFigure[]; used: Set<Line> } {
@@ -41,7 +43,9 @@ export function findFigures(drawings: readonly Drawing[], lines: readonly Line[]
   if (drawings.length < MIN_PATHS) return { figures, used };
   const pageArea = (page.x1 - page.x0) * (page.y1 - page.y0);
   const paths = drawings.filter((d) => area(d) <= 0.5 * pageArea && !tables.some((t) => holds(t, centre(d))));
-  for (const group of touching(paths)) {
+  const groups = touching(paths);
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
     if (group.length < MIN_PATHS || !group.some((d) => d.x1 - d.x0 > 3 && d.y1 - d.y0 > 3)) continue;
     const box = union(group);
     const w = box.x1 - box.x0;
@@ -49,12 +53,17 @@ export function findFigures(drawings: readonly Drawing[], lines: readonly Line[]
     if (w < Math.max(40, 0.08 * (page.x1 - page.x0)) || h < Math.max(30, 0.04 * (page.y1 - page.y0))) continue;
     if (tables.some((t) => overlapArea(t, box) > 0.5 * Math.min(area(t), area(box)))) continue;
     const inside = lines.filter((l) => !used.has(l) && holds(box, centre(l)));
-    if (inside.some(long) || inside.reduce((s, l) => s + area(l), 0) > MAX_TEXT_SHARE * area(box)) continue;
     // Text on one shape that fills the drawing (a menu on a dark panel, a note in a box
     // with a rule or two) is a box of text, not a figure.
     const panel = group.find((d) => area(d) >= 0.8 * area(box));
-    if (panel && inside.length > 0 && inside.every((l) => holds(panel, centre(l)))) continue;
-    const near = outsideLabels(inside, lines.filter((l) => !used.has(l) && !inside.includes(l) && nearLabel(box, l)));
+    const wordy = inside.some(long) || inside.reduce((s, l) => s + area(l), 0) > MAX_TEXT_SHARE * area(box);
+    if (wordy || (panel && inside.length > 0 && inside.every((l) => holds(panel, centre(l))))) {
+      // A box of text may still frame a chart: what is inside the frame is read on its own.
+      const inner = frameContents(group, box, lines, used);
+      if (inner) groups.push(...touching(inner));
+      continue;
+    }
+    const near = outsideLabels(inside, lines.filter((l) => !used.has(l) && !inside.includes(l) && nearLabel(box, l) && !continuesCaption(l, lines)));
     const legend = legendLabels(box, group, drawings, lines.filter((l) => !used.has(l) && !inside.includes(l) && !near.includes(l)));
     const labels = [...inside, ...near, ...legend];
     for (const l of labels) used.add(l);
@@ -64,6 +73,24 @@ export function findFigures(drawings: readonly Drawing[], lines: readonly Line[]
     figures.push({ ...rect, text: labels.map((l) => l.text).join(" "), lines: labels, image });
   }
   return { figures, used };
+}
+
+/**
+ * The paths inside a frame, for a drawing read as a box of text: a bordered or shaded box
+ * (a poster's panel, a card, a boxed report section) touches everything drawn in it, so a
+ * chart in it would join the box's text and be lost. When paths spanning the whole
+ * drawing (the frame, its fill under it) hold text beside what the other paths cover
+ * (the box's heading and prose around the chart), the rest is read on its own, each
+ * part again as a drawing; a frame around text alone (a boxed note with an icon or a
+ * rule) leaves too little for a figure. Undefined when the drawing is no frame.
+ */
+function frameContents(group: readonly Drawing[], box: Rect, lines: readonly Line[], used: ReadonlySet<Line>): Drawing[] | undefined {
+  const spans = (d: Drawing): boolean => d.x0 <= box.x0 + TOUCH && d.y0 <= box.y0 + TOUCH && d.x1 >= box.x1 - TOUCH && d.y1 >= box.y1 - TOUCH;
+  const rest = group.filter((d) => !spans(d));
+  if (rest.length === group.length || rest.length < MIN_PATHS) return undefined;
+  const within = union(rest);
+  const beside = lines.some((l) => !used.has(l) && holds(box, centre(l)) && !holds(within, centre(l)));
+  return beside ? rest : undefined;
 }
 
 /**
@@ -140,6 +167,15 @@ function nearLabel(box: Rect, l: Line): boolean {
   if (l.x0 < box.x0 - 8 * l.fontSize || l.x1 > box.x1 + 8 * l.fontSize) return false;
   const text = l.text.trim();
   return text.split(/\s+/).length <= 4 && !/[\p{L})][.!?:;]$/u.test(text) && !isCaption(text);
+}
+
+/**
+ * Whether a line goes on from a caption set just before it on its row (`Figure 1:` and
+ * the rest of its first line read as two lines, as a subscript can leave them): the
+ * caption's words, not a label under the chart.
+ */
+function continuesCaption(l: Line, lines: readonly Line[]): boolean {
+  return lines.some((c) => c !== l && c.x1 <= l.x0 + 1 && l.x0 - c.x1 < l.fontSize && Math.min(c.y1, l.y1) - Math.max(c.y0, l.y0) > 0.5 * (l.y1 - l.y0) && isCaption(c.text.trim()));
 }
 
 /** Groups of boxes that touch or overlap (within {@link TOUCH}), by a sweep along x. */

@@ -24,6 +24,12 @@ describe("findFigures", () => {
     expect([...used].map((l) => l.text).sort()).toEqual(["0", "150", "2023", "2024", "2025", "2026"]);
   });
 
+  it("leaves the rest of a caption's first line, read apart from its label, to the caption", () => {
+    const lines = [...buildLines(labels), ...buildLines([run("Figure 1:", 100, 514)]), ...buildLines([run("Documents per year", 145, 514)])];
+    const { figures } = findFigures([...axes, ...bars], lines, page, []);
+    expect(figures.map((f) => f.text)).toEqual(["150 0 2023 2024 2025 2026"]);
+  });
+
   it("leaves a heading set just above a chart, larger and bold, a heading", () => {
     const heading = run("3 Results", 80, 282, { fontSize: 14, bold: true });
     const { figures, used } = findFigures([...axes, ...bars], buildLines([heading, ...labels]), page, []);
@@ -42,6 +48,20 @@ describe("findFigures", () => {
     expect(findFigures(menu, buildLines(items), page, []).figures).toEqual([]);
     // Rules alone (an empty form's lines) are no figure either.
     expect(findFigures([box(50, 600, 300, 601), box(50, 630, 300, 631), box(50, 660, 300, 661)], [], page, []).figures).toEqual([]);
+  });
+
+  it("finds a chart inside a bordered box (a poster's panel) holding a heading and prose", () => {
+    // The box's border (one stroked rectangle) and its fill behind it touch everything in it.
+    const frame = [box(50, 220, 450, 560), box(50, 220, 450, 560)];
+    const heading = run("Results", 60, 228, { fontSize: 14, bold: true });
+    const prose = run("The chart below shows how many documents were read each year by the service.", 60, 260, { x1: 440 });
+    const { figures, used } = findFigures([...frame, ...axes, ...bars], buildLines([heading, prose, ...labels]), page, []);
+    expect(figures.map((f) => f.text)).toEqual(["150 0 2023 2024 2025 2026"]);
+    expect([...used].some((l) => l.text === "Results" || l.text.startsWith("The chart"))).toBe(false);
+    // A boxed note with a small icon and a rule in it stays text.
+    const note = [box(50, 600, 550, 700), box(60, 610, 72, 622), box(62, 612, 70, 620), box(60, 640, 540, 641)];
+    const para = run("Note. The pipeline reads each document once and writes its chunks with their boxes.", 80, 610, { x1: 520 });
+    expect(findFigures(note, buildLines([para]), page, []).figures).toEqual([]);
   });
 
   it("leaves drawing inside tables and small marks alone", () => {
