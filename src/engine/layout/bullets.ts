@@ -118,6 +118,30 @@ export function bulletRuns(shapes: readonly BulletShape[], runs: readonly TextRu
 }
 
 /**
+ * Shapes that are no bullet: a radio button's selection dot. A form flattened into the
+ * page (pdf-lib's `flatten`, "print to PDF" of a filled form) draws each radio button as
+ * a ring or a box with, when selected, a filled dot centred in it — no longer inside a
+ * widget's appearance, so only the geometry tells it from a list's disc. A shape is
+ * dropped when a painted path 1.5–4 × its size (the ring; a list marker's own path is its
+ * size) stands around it, centred on it within a tenth of the ring's size.
+ */
+export function withoutControlDots(shapes: readonly BulletShape[], drawings: readonly Rect[]): readonly BulletShape[] {
+  // Only small paths can be a control's ring: a marker is 8 pt at most.
+  const rings = drawings.filter((d) => d.x1 - d.x0 <= 32 && d.y1 - d.y0 <= 32);
+  if (rings.length === 0) return shapes;
+  const inRing = (s: BulletShape): boolean => {
+    const side = Math.max(s.x1 - s.x0, s.y1 - s.y0);
+    return rings.some((d) => {
+      const ring = Math.max(d.x1 - d.x0, d.y1 - d.y0);
+      if (ring < 1.5 * side || ring > 4 * side || d.x0 > s.x0 || d.y0 > s.y0 || d.x1 < s.x1 || d.y1 < s.y1) return false;
+      return Math.abs(d.x0 + d.x1 - s.x0 - s.x1) / 2 <= 0.1 * ring && Math.abs(d.y0 + d.y1 - s.y0 - s.y1) / 2 <= 0.1 * ring;
+    });
+  };
+  const kept = shapes.filter((s) => !inRing(s));
+  return kept.length === shapes.length ? shapes : kept;
+}
+
+/**
  * The marker run of shape `s` before `item`: its text is the marker and the space after
  * it (`"• "`; `" •"` in drawing order when the item reads right to left), its box spans
  * the shape and the gap up to the item, so no gap is left between them — Chromium puts

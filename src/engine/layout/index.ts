@@ -17,5 +17,5 @@ export { toDraftElements, normaliseBox, type ToDraftOptions } from "./to-draft.j
 export { type Frame, frameSize, toFrame, fromFrame, dominantAngle, contentToFrame } from "./frame.js";
 export { markVerticalWriting, uprightLinesAsRuns } from "./vertical.js";
 export { findAlignedTables, type AlignedTableOptions } from "./aligned-tables.js";
-export { bulletRuns, BULLET_TEXT, type BulletShape, type BulletOptions } from "./bullets.js";
+export { bulletRuns, withoutControlDots, BULLET_TEXT, type BulletShape, type BulletOptions } from "./bullets.js";
 export { chartGrids, findFigures, FIGURE_SCALE, type VectorFigure } from "./figures.js";

@@ -1,7 +1,7 @@
 import { findAlignedTables } from "./aligned-tables.js";
 import { buildBlocks } from "./blocks.js";
 import { chartGrids, findFigures } from "./figures.js";
-import { bulletRuns, ocrBullets, type BulletShape } from "./bullets.js";
+import { bulletRuns, ocrBullets, withoutControlDots, type BulletShape } from "./bullets.js";
 import { blockChars, classifyBlocks, inlineFormulas } from "./classify.js";
 import { dropLineNumbers } from "./line-numbers.js";
 import { buildLines } from "./lines.js";
@@ -56,7 +56,7 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   // Bullets drawn as shapes, or misread by OCR, become marker characters before anything reads them.
   // Line numbers (a pleading's, a patent's) are apparatus, no text to read.
   const read = dropLineNumbers(ocrBullets(content.runs));
-  const runs = content.bullets?.length ? [...read, ...bulletRuns(content.bullets, read)] : read;
+  const runs = content.bullets?.length ? [...read, ...bulletRuns(withoutControlDots(content.bullets, content.drawings ?? []), read)] : read;
   const found = findTables(content.segments ?? [], runs, page, { keepLineEndHyphens: options.keepLineEndHyphens === true });
   // A chart's gridlines read as a sparse ruled table: its text goes back to the chart.
   const charts = content.drawings?.length ? chartGrids(found.tables, content.drawings) : new Set<GridTable>();

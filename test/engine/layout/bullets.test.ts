@@ -161,6 +161,20 @@ describe("layoutPage: bullets", () => {
     expect(blocks[0]!.chars![0]).toMatchObject({ text: "\u2022", x0: 157.5, x1: 161 });
   });
 
+  it("reads a flattened form's selected radio button as no bullet: a dot centred in a ring", () => {
+    // Three options, each a 10 pt ring (its box a painted path) before its label; the
+    // second selected, its dot a disc shape centred in the ring (and a path of its own).
+    const options = ["Standard", "Student", "Senior"].map((t, i) => run(t, 72 + 100 * i, 100));
+    const rings = [0, 1, 2].map((i) => ({ x0: 58 + 100 * i, y0: 100, x1: 68 + 100 * i, y1: 110 }));
+    const dot = shape(164.75, 100);
+    const drawings = [...rings, { x0: dot.x0, y0: dot.y0, x1: dot.x1, y1: dot.y1 }];
+    const blocks = layoutPage({ width: 400, height: 500, runs: options, bullets: [dot], drawings });
+    expect(blocks.some((b) => b.kind === "list" || b.text.includes("\u2022"))).toBe(false);
+    // The same dot with only its own path around it is a list's bullet.
+    const listed = layoutPage({ width: 400, height: 500, runs: options, bullets: [dot], drawings: drawings.slice(3) });
+    expect(listed.map((b) => b.text)).toContain("\u2022 Student");
+  });
+
   it("drops a shape that matches no line", () => {
     const without = layoutPage({ width: 400, height: 500, runs });
     const blocks = layoutPage({ width: 400, height: 500, runs, bullets: [shape(300, 400)] });
