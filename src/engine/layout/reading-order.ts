@@ -86,7 +86,7 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
     // must not undo the page's real columns (its side is cut again one level down).
     const cols = columnBreaks(region, gaps(region, "x", minGutter));
     if (cols.length > 0) {
-      for (const g of columns(splitAt(region, cols, "x"))) visit(g, depth + 1);
+      cutColumns(region, cols, depth);
       return;
     }
     const bands = splitAt(region, gaps(region, "y", 0), "y");
@@ -150,10 +150,31 @@ export function readingOrder<T extends Rect>(items: readonly T[], options: Readi
         emit([...region].sort(byRow));
         return;
       }
-      for (const g of columns(splitAt(region, cuts, "x"))) visit(g, depth + 1);
+      cutColumns(region, cuts, depth);
       return;
     }
     for (const g of groups) visit(g, depth + 1);
+  };
+  // Columns are read one after the other, but a label column (a CV's dates, a field
+  // list's names) on the side read first is read band by band: each label, then what
+  // stands beside it down to the next label.
+  const cutColumns = (region: readonly (T | Panel<T>)[], cuts: readonly Gap[], depth: number): void => {
+    const sides = columns(splitAt(region, cuts, "x"));
+    const labels = sides.length > 1 ? labelColumn(sides[0]!, sides[1]!) : undefined;
+    if (!labels) {
+      for (const g of sides) visit(g, depth + 1);
+      return;
+    }
+    if (sides.length > 2) {
+      // Other columns beside the entries (a CV's sidebar) are cut off first.
+      visit([...sides[0]!, ...sides[1]!], depth + 1);
+      for (const g of sides.slice(2)) visit(g, depth + 1);
+      return;
+    }
+    for (const band of labelBands(sides[0]!, sides[1]!, labels)) {
+      emit([...band.labels].sort(byRow));
+      visit(band.entries, depth + 1);
+    }
   };
   visit(frames.length ? panels(items, frames) : items, 0);
   return out;
@@ -376,4 +397,86 @@ function intersect(a: readonly Gap[], b: readonly Gap[]): Gap[] {
     }
   }
   return out;
+}
+
+/** Up to five words a line for a label (`2018 – 2021`, `Parameters:`, `Spoken`). */
+const LABEL_WORDS = 5;
+
+/**
+ * The labels of `side` (read before `other`), each with the top its band starts at, when
+ * `side` is a label column: a CV's dates beside its entries, a field list's names beside
+ * their values, a key column (`Languages`, `Tools`) beside what it names. Two labels at
+ * least, each of short lines (up to five words, 48 characters), not a margin note, its
+ * top level (within 0.3 em) with the top of a box of `other` and its later lines level
+ * with that box's lines; anything else on the side shares no row with `other` (a
+ * section heading between the entries); and the side no wider than half of `other`
+ * (two columns of a page are as wide as each other). Read as a column,
+ * every date came before every job, and the section headings set in the dates' column
+ * before the entries of the section above.
+ */
+function labelColumn(side: readonly Rect[], other: readonly Rect[]): Map<Rect, number> | undefined {
+  if (side.length < 2 || extentWidth(side) * 2 > extentWidth(other)) return undefined;
+  const byTop = [...other].sort((a, b) => a.y0 - b.y0);
+  const labels = new Map<Rect, number>();
+  for (const r of side) {
+    const partner = labelled(r, byTop);
+    if (partner) labels.set(r, Math.min(r.y0, partner.y0));
+    else if (other.some((q) => Math.min(r.y1, q.y1) - Math.max(r.y0, q.y0) > 0)) return undefined;
+  }
+  return labels.size >= 2 ? labels : undefined;
+}
+
+/** The box of `byTop` (sorted by top) that `r` is the label of, if `r` is a label (see {@link labelColumn}). */
+function labelled(r: Rect, byTop: readonly Rect[]): Rect | undefined {
+  const { text, fontSize, note } = r as { text?: unknown; fontSize?: unknown; note?: unknown };
+  if (r instanceof Panel || note || typeof text !== "string" || typeof fontSize !== "number" || fontSize <= 0) return undefined;
+  const lines = textLines(r) ?? [{ y0: r.y0, text }];
+  if (lines.some((l) => l.text.length > 48 || l.text.trim().split(/\s+/).length > LABEL_WORDS)) return undefined;
+  const tol = 0.3 * fontSize;
+  let lo = 0;
+  let hi = byTop.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (byTop[mid]!.y0 < r.y0 - tol) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < byTop.length && byTop[i]!.y0 <= r.y0 + tol; i++) {
+    const q = byTop[i]!;
+    if (lines.length === 1) return q;
+    // A label of several lines (keys set one under the other) is level with the box's lines.
+    const beside = textLines(q);
+    if (beside && lines.every((l) => beside.some((m) => Math.abs(m.y0 - l.y0) <= tol))) return q;
+  }
+  return undefined;
+}
+
+/** A block's lines with their tops and text; undefined for a box that carries none. */
+function textLines(r: Rect): { y0: number; text: string }[] | undefined {
+  const lines = (r as { lines?: unknown }).lines;
+  if (!Array.isArray(lines) || lines.length === 0) return undefined;
+  return lines.every((l) => typeof l?.y0 === "number" && typeof l.text === "string") ? (lines as { y0: number; text: string }[]) : undefined;
+}
+
+/** Width of the boxes' extent. */
+function extentWidth(boxes: readonly Rect[]): number {
+  let [x0, x1] = [Infinity, -Infinity];
+  for (const r of boxes) [x0, x1] = [Math.min(x0, r.x0), Math.max(x1, r.x1)];
+  return x1 - x0;
+}
+
+/**
+ * Cuts a label column and the column beside it into bands, one at each box of `side`
+ * (its label, or a heading standing alone), from that box's band top (the label's or
+ * its entry's, whichever is higher) down to the next; boxes of `other` go by their top.
+ * What `other` holds above the first label is a band with no label.
+ */
+function labelBands<U extends Rect>(side: readonly U[], other: readonly U[], labels: ReadonlyMap<Rect, number>): { labels: U[]; entries: U[] }[] {
+  const cuts = side.map((r) => ({ top: labels.get(r) ?? r.y0, box: r })).sort((a, b) => a.top - b.top);
+  const bands = [{ labels: [] as U[], entries: [] as U[] }, ...cuts.map((c) => ({ labels: [c.box], entries: [] as U[] }))];
+  let i = 0;
+  for (const q of [...other].sort((a, b) => a.y0 - b.y0)) {
+    while (i < cuts.length && cuts[i]!.top <= q.y0) i++;
+    bands[i]!.entries.push(q);
+  }
+  return bands;
 }

@@ -152,6 +152,74 @@ describe("readingOrder: one row reaching past the rest of the page", () => {
   });
 });
 
+describe("readingOrder: a label column", () => {
+  // Blocks as reading order sees them: text, type size, lines with their tops.
+  const block = (id: string, x0: number, y0: number, x1: number, lines: string[], size = 10) => ({
+    ...box(id, x0, y0, x1, y0 + lines.length * 1.2 * size),
+    text: lines.join(" "),
+    fontSize: size,
+    lines: lines.map((text, i) => ({ y0: y0 + i * 1.2 * size, text })),
+  });
+
+  it("reads a CV's dates each before its entry, and a heading set in the dates' column in its place", () => {
+    // A Chromium CV: a 24 mm dates box beside each entry (bold title, employer, bullets).
+    const items = [
+      block("H", 43, 190, 135, ["WORK HISTORY"], 12),
+      block("d1", 43, 212, 90, ["2021 – now"], 9),
+      block("t1", 122, 211, 235, ["Lead Product Designer"]),
+      block("e1", 122, 225, 243, ["Quantia Analytics · Lisbon"]),
+      block("b1", 121, 241, 362, ["• Delivered the dashboard work stream 1, working", "with product managers and operations staff to", "ship it."]),
+      block("d2", 43, 414, 93, ["2018 – 2021"], 9),
+      block("t2", 122, 413, 218, ["Senior UX Designer"]),
+      block("b2", 121, 442, 376, ["• Delivered the checkout work stream 1, working", "with product managers."]),
+      block("H2", 43, 480, 113, ["EDUCATION"], 12),
+      block("d3", 43, 502, 93, ["2008 – 2012"], 9),
+      block("t3", 122, 501, 255, ["BA Communication Design"]),
+      block("e3", 122, 515, 231, ["Universidade de Lisboa"]),
+    ];
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["H", "d1", "t1", "e1", "b1", "d2", "t2", "b2", "H2", "d3", "t3", "e3"]);
+  });
+
+  it("reads keys set one under the other in one block before the lines they name", () => {
+    // A moderncv-like LaTeX CV: a right-aligned p{0.22\textwidth} column of keys.
+    const items = [
+      block("k1", 143, 357, 163, ["2016"]),
+      block("v1", 177, 357, 494, ["Visiting Student, Los Alamos National Laboratory", "Three-month visit working on solvers."]),
+      block("S", 177, 397, 210, ["Skills"], 14.5),
+      block("k2", 113, 419, 163, ["Languages", "Tools", "Spoken"]),
+      block("v2", 177, 419, 379, ["C++, Fortran, Python, Julia, CUDA", "Git, CMake, Spack, Slurm, Docker", "Polish (native), English (fluent)"]),
+    ];
+    expect(readingOrder(items).map((b) => b.id)).toEqual(["k1", "v1", "S", "k2", "v2"]);
+  });
+
+  it("still reads a sidebar, a short column's paragraph or a column as wide as the other by columns", () => {
+    // A sidebar at the left: its headings level with the main column's paragraphs, its
+    // details under them beside the main column's lines.
+    const sidebar = [
+      block("s1", 43, 100, 150, ["Contact"]),
+      block("s2", 43, 114, 150, ["tomas@example.pt", "+351 912 345 678"]),
+      block("s3", 43, 200, 150, ["Tools"]),
+      block("m1", 180, 100, 520, ["Product designer focused on complex B2B tools.", "I run research and ship it."]),
+      block("m2", 180, 200, 520, ["Lead designer at Quantia since 2021, in charge", "of the dashboards."]),
+    ];
+    expect(readingOrder(sidebar).map((b) => b.id)).toEqual(["s1", "s2", "s3", "m1", "m2"]);
+    // Two columns of short lines, as wide as each other (names in two columns).
+    const names = [block("a1", 50, 100, 250, ["Ana Silva"]), block("a2", 50, 200, 250, ["Bruno Costa"]), block("b1", 300, 100, 500, ["Carla Dias"]), block("b2", 300, 200, 500, ["Duarte Reis"])];
+    expect(readingOrder(names).map((b) => b.id)).toEqual(["a1", "a2", "b1", "b2"]);
+    // A narrow column whose second box is a paragraph of long lines is no label column.
+    const prose = [
+      block("n1", 43, 100, 120, ["2021 – now"]),
+      block("n2", 43, 200, 120, ["Worked on three products at once for the"]),
+      block("e1", 140, 100, 500, ["Lead Product Designer"]),
+      block("e2", 140, 200, 500, ["Senior UX Designer"]),
+    ];
+    expect(readingOrder(prose).map((b) => b.id)).toEqual(["n1", "n2", "e1", "e2"]);
+    // One label only: its column is read as one.
+    const one = [block("d1", 43, 100, 90, ["2021 – now"]), block("t1", 122, 100, 400, ["Lead Product Designer"]), block("b1", 122, 114, 400, ["Shipped dashboards.", "Ran the research."])];
+    expect(readingOrder(one).map((b) => b.id)).toEqual(["d1", "t1", "b1"]);
+  });
+});
+
 describe("options.frames", () => {
   it("reads a boxed summary whole, beside a boxed sidebar, under a letterhead", () => {
     // A Chromium bill (A4): logo and account block, the address, a framed summary and a
