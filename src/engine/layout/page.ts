@@ -7,7 +7,7 @@ import { dropLineNumbers } from "./line-numbers.js";
 import { buildLines } from "./lines.js";
 import { readingOrder } from "./reading-order.js";
 import { findTables } from "./tables.js";
-import { joinTerms } from "./terms.js";
+import { joinTerms, splitAtLabels } from "./terms.js";
 import type { Block, Drawing, GridTable, PlacedImage, Rect, Segment, TextRun } from "./types.js";
 
 /** What a format extracted from one page, in display space (top-left origin). */
@@ -70,7 +70,8 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   // Tables without rules, from column alignment of the remaining lines.
   const aligned = findAlignedTables(lines, { panels: content.drawings ?? [], keepLineEndHyphens: options.keepLineEndHyphens === true });
   tables.push(...aligned.tables);
-  const blocks = joinTerms(buildBlocks(aligned.used.size ? lines.filter((l) => !aligned.used.has(l)) : lines, { keepLineEndHyphens: options.keepLineEndHyphens === true }));
+  // Labels beside a block's later lines (a field list's `Returns:`) cut it; terms beside their definitions join them.
+  const blocks = joinTerms(splitAtLabels(buildBlocks(aligned.used.size ? lines.filter((l) => !aligned.used.has(l)) : lines, { keepLineEndHyphens: options.keepLineEndHyphens === true })));
   classifyBlocks(blocks);
   // Figures carry their labels' lines, for their characters and confidence like any text.
   for (const f of figures) blocks.push({ ...rect(f), lines: f.lines, text: f.text, fontSize: 0, bold: false, mono: false, kind: "image", image: f.image });

@@ -1,4 +1,6 @@
-import { lineCount, type Block } from "./types.js";
+import { finishBlock } from "./blocks.js";
+import { LIST_MARKER } from "./list-marker.js";
+import { lineCount, type Block, type Line } from "./types.js";
 
 /*
  * A definitions clause laid out in two columns without rules (a contract's `"Affiliate"`
@@ -10,6 +12,12 @@ import { lineCount, type Block } from "./types.js";
 /** Up to five words for a term (`"Business Day"`, `Effective Date`). */
 const TERM_WORDS = 5;
 
+/** A block that can be a term or a label: one line of up to five words. */
+const termLike = (b: Block): boolean => (b.kind === "text" || b.kind === "title") && lineCount(b) === 1 && b.text.trim().split(/\s+/).length <= TERM_WORDS && b.text.length <= 48;
+
+/** A line that finishes its sentence (or leads into what follows: `:`). */
+const FINISHED = /[.!?:;]["”’)]?$/;
+
 /**
  * Joins each term to the definition beside it, where two pairs or more line up: terms of
  * one line and up to five words starting at one place, definitions starting at another
@@ -18,7 +26,7 @@ const TERM_WORDS = 5;
  * line first).
  */
 export function joinTerms(blocks: Block[]): Block[] {
-  const terms = blocks.filter((b) => (b.kind === "text" || b.kind === "title") && lineCount(b) === 1 && b.text.trim().split(/\s+/).length <= TERM_WORDS && b.text.length <= 48);
+  const terms = blocks.filter(termLike);
   if (terms.length < 2) return blocks;
   const pairs = new Map<Block, Block>();
   for (const t of terms) {
@@ -73,4 +81,78 @@ export function joinTerms(blocks: Block[]): Block[] {
     }
   }
   return joined.size ? blocks.filter((b) => !joined.has(b)) : blocks;
+}
+
+/**
+ * Splits a block where a label in the column to its left stands level with one of its
+ * later lines: a Sphinx field list set as a table (`Parameters:` beside its list, then
+ * `Returns:` beside one line, set back at the list's edge, that the last item took in).
+ * Two labels at least at one place, each of one line and up to five words, level (within
+ * 0.3 em) with a line of a block of their size at least 1 em to their right; a block is
+ * cut only before a line level with a label and after a line that finished its sentence.
+ * Read whole, the value came after every label and ran on from the last parameter.
+ */
+export function splitAtLabels(blocks: Block[]): Block[] {
+  const labels = blocks.filter((b) => termLike(b) && !b.note);
+  if (labels.length < 2) return blocks;
+  // label → the block beside it and the index of the line level with it.
+  const beside = new Map<Block, { block: Block; at: number }>();
+  for (const t of labels) {
+    const em = t.fontSize;
+    for (const d of blocks) {
+      if (d === t || d.x0 < t.x1 + em || d.y0 > t.y0 + 0.3 * em || d.y1 < t.y0 || Math.abs(d.fontSize - em) > 0.15 * em || labels.includes(d)) continue;
+      const at = d.lines.findIndex((l) => Math.abs(l.y0 - t.y0) <= 0.3 * em);
+      if (at >= 0) {
+        beside.set(t, { block: d, at });
+        break;
+      }
+    }
+  }
+  // Labels at one place, two at least; a lone one beside a paragraph's line is no field.
+  const byPlace = new Map<number, Block[]>();
+  for (const t of beside.keys()) {
+    const key = Math.round(t.x0 / 2);
+    byPlace.set(key, [...(byPlace.get(key) ?? []), t]);
+  }
+  const cuts = new Map<Block, Set<number>>();
+  for (const list of byPlace.values()) {
+    if (list.length < 2) continue;
+    for (const t of list) {
+      const { block, at } = beside.get(t)!;
+      if (at === 0 || !FINISHED.test(block.lines[at - 1]!.text.trimEnd())) continue;
+      cuts.set(block, (cuts.get(block) ?? new Set()).add(at));
+    }
+  }
+  if (cuts.size === 0) return blocks;
+  return blocks.flatMap((b) => {
+    const at = cuts.get(b);
+    if (!at) return [b];
+    const parts: Block[] = [];
+    let from = 0;
+    for (const i of [...at].sort((x, y) => x - y)) {
+      parts.push(blockOf(b, b.lines.slice(from, i), from === 0 ? b.kind : undefined));
+      from = i;
+    }
+    parts.push(blockOf(b, b.lines.slice(from)));
+    return parts;
+  });
+}
+
+/** A block of `lines` cut from `b`, its kind `kind` or, for a later part, a list item's or text's by its first line. */
+function blockOf(b: Block, lines: Line[], kind = LIST_MARKER.test(lines[0]!.text) ? "list" : "text"): Block {
+  const part: Block = {
+    lines,
+    text: "",
+    x0: Math.min(...lines.map((l) => l.x0)),
+    y0: Math.min(...lines.map((l) => l.y0)),
+    x1: Math.max(...lines.map((l) => l.x1)),
+    y1: Math.max(...lines.map((l) => l.y1)),
+    fontSize: b.fontSize,
+    bold: b.bold,
+    mono: b.mono,
+    kind: kind as Block["kind"],
+    ...(b.keepHyphens ? { keepHyphens: true } : {}),
+  };
+  finishBlock(part);
+  return part;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildBlocks, buildLines } from "../../../src/engine/layout/index.js";
-import { joinTerms } from "../../../src/engine/layout/terms.js";
+import { joinTerms, splitAtLabels } from "../../../src/engine/layout/terms.js";
 import { run } from "./support.js";
 
 const texts = (runs: Parameters<typeof buildLines>[0]) => joinTerms(buildBlocks(buildLines(runs))).map((b) => b.text);
@@ -46,5 +46,33 @@ describe("joinTerms", () => {
       run("and another paragraph starts level with this one too, as", 310, 140),
     ]);
     expect(page.some((t) => t.startsWith("2 Method The right"))).toBe(false);
+  });
+});
+
+describe("splitAtLabels", () => {
+  // A Sphinx field list set as a table (Chromium): the labels' lines stand apart from the
+  // values' (each cell is set on its own), the value set back at the list's edge.
+  const labels = [run("Parameters:", 81, 89, { fontSize: 8, bold: true }), run("Returns:", 81, 119.8, { fontSize: 8, bold: true })];
+  const values = (returns: string) => [
+    run("• bucket (str) – Name of the target bucket.", 148, 89, { fontSize: 8 }),
+    run("• prefix (str) – Key prefix for every object written.", 148, 98.8, { fontSize: 8 }),
+    run("• max_retries (int) – Attempts after the first failed upload.", 148, 108.6, { fontSize: 8 }),
+    run(returns, 148, 119.8, { fontSize: 8 }),
+  ];
+  const blocks = (returns: string) => buildBlocks([...buildLines(labels), ...buildLines(values(returns))]);
+
+  it("cuts a field's value off the last item of the field above, level with its label", () => {
+    const split = splitAtLabels(blocks("A configured sink, ready to be registered."));
+    expect(split.map((b) => [b.kind, b.text])).toContainEqual(["list", "• max_retries (int) – Attempts after the first failed upload."]);
+    expect(split.map((b) => [b.kind, b.text])).toContainEqual(["text", "A configured sink, ready to be registered."]);
+  });
+
+  it("leaves a line that goes on from an open sentence, or a block beside one label only, whole", () => {
+    const open = values("the sink retries forever when zero.");
+    open[2] = run("• max_retries (int) – Attempts after the first failed upload, or", 148, 108.6, { fontSize: 8 });
+    const runOn = splitAtLabels(buildBlocks([...buildLines(labels), ...buildLines(open)]));
+    expect(runOn.some((b) => b.text.endsWith("upload, or the sink retries forever when zero."))).toBe(true);
+    const one = splitAtLabels(buildBlocks([...buildLines(labels.slice(1)), ...buildLines(values("A configured sink, ready to be registered."))]));
+    expect(one.some((b) => b.text.endsWith("upload. A configured sink, ready to be registered."))).toBe(true);
   });
 });
