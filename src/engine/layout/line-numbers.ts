@@ -30,10 +30,11 @@ interface Numeral {
  * right or left edges or their middles within 1.5 pt), eight or more (four counting by
  * five or ten in the page's margin), counting up by one step (1, 2, 5 or 10) from one to
  * the next at a steady pitch (within 15 %, most of them: a heading's taller line aside), each
- * standing 1 em or more apart from the text on its row, and told from a list numbered
- * without punctuation: a number alone on its row (a pleading's blank lines), a numbered
- * line going on in lower case (the middle of a sentence), or numbers set smaller than the
- * text beside them. Returns `runs` itself when there are none.
+ * standing 1 em or more apart from the text on its row, its strip clear of other text
+ * (see {@link clear}), and told from a list numbered without punctuation: two numbers
+ * alone on their rows (a pleading's blank lines), two numbered lines going on in lower
+ * case (the middle of a sentence), or numbers set smaller than the text beside them.
+ * Returns `runs` itself when there are none.
  */
 export function dropLineNumbers(runs: readonly TextRun[]): readonly TextRun[] {
   let digits = 0;
@@ -45,7 +46,10 @@ export function dropLineNumbers(runs: readonly TextRun[]): readonly TextRun[] {
   const drop = new Set<TextRun>();
   // Right-aligned, left-aligned or centred (a patent's gutter: `5` under `10`).
   const edges = [(n: Numeral) => n.x1, (n: Numeral) => n.x0, (n: Numeral) => (n.x0 + n.x1) / 2];
-  for (const column of edges.flatMap((edge) => columnsBy(numerals, edge))) {
+  // The longest first: numbers set flush left (1–12) are one column by their left edges,
+  // two by their right ones.
+  const columns = edges.flatMap((edge) => columnsBy(numerals, edge)).sort((a, b) => b.length - a.length);
+  for (const column of columns) {
     if (column.some((n) => drop.has(n.runs[0]!))) continue;
     if (lineNumbers(column, rows)) for (const n of column) for (const r of n.runs) drop.add(r);
   }
@@ -105,6 +109,7 @@ function lineNumbers(column: readonly Numeral[], rows: readonly TextRun[]): bool
   if (column.length < MIN_NUMBERS && !(step >= 5 && column.every((n) => n.value % step === 0) && inMargin(column, rows))) return false;
   const pitch = [...pitches].sort((a, b) => a - b)[pitches.length >> 1]!;
   if (pitches.filter((p) => Math.abs(p - pitch) <= 0.15 * pitch).length < 0.6 * pitches.length) return false;
+  if (!clear(column, rows, pitch)) return false;
   // Apart from the text on their rows, and told from a list's numbers.
   let alone = 0;
   let midSentence = 0;
@@ -119,7 +124,31 @@ function lineNumbers(column: readonly Numeral[], rows: readonly TextRun[]): bool
     if (after && /^\s*\p{Ll}/u.test(after.text)) midSentence++;
     if (after && n.fontSize <= 0.9 * after.fontSize) smaller++;
   }
-  return alone > 0 || midSentence > 0 || smaller >= 0.5 * column.length;
+  return alone >= 2 || midSentence >= 2 || smaller >= 0.5 * column.length;
+}
+
+/**
+ * Whether nothing else stands in a column's strip (its width and 0.5 em either side), from
+ * a few lines above its first number to a few below its last: line numbers have the
+ * margin or the gutter to themselves, where a table's row numbers have their `No.` over
+ * them and a list's numbers the paragraph before it.
+ */
+function clear(column: readonly Numeral[], rows: readonly TextRun[], pitch: number): boolean {
+  const own = new Set(column.flatMap((n) => n.runs));
+  const em = column[0]!.fontSize;
+  const x0 = Math.min(...column.map((n) => n.x0)) - 0.5 * em;
+  const x1 = Math.max(...column.map((n) => n.x1)) + 0.5 * em;
+  const y0 = column[0]!.y0 - 3 * pitch;
+  const y1 = column[column.length - 1]!.y1 + 3 * pitch;
+  for (const r of rows) {
+    if (r.y0 > y1) break;
+    if (r.y1 < y0 || own.has(r) || r.x1 <= x0 || r.x0 >= x1) continue;
+    // Another number of the same kind counting on (pleading paper's 1–28 past the strip's
+    // ends) is no text in the way.
+    if (isDigits(r.text)) continue;
+    return false;
+  }
+  return true;
 }
 
 /** Whether a column of numerals stands left or right of all the page's other text. */

@@ -28,6 +28,12 @@ describe("dropLineNumbers", () => {
     expect(texts(dropLineNumbers([...columns, ...gutter]))).toEqual(texts(columns));
   });
 
+  it("keeps a table's row numbers under their header, an empty row's number alone and the cells beside in lower case", () => {
+    const rows = Array.from({ length: 12 }, (_, i) => [run(String(i + 1), 50, 114 + 14 * i), ...(i === 6 ? [] : [run(`user_${i}`, 90, 114 + 14 * i), run("integer", 200, 114 + 14 * i)])]).flat();
+    const table = [run("No.", 50, 100), run("Column", 90, 100), run("Type", 200, 100), ...rows];
+    expect(dropLineNumbers(table)).toBe(table);
+  });
+
   it("keeps a list numbered without punctuation, and a table's column of figures inside the page", () => {
     const list = Array.from({ length: 10 }, (_, i) => [run(String(i + 1), 50, 100 + 14 * i), run(`Closed the warehouse number ${i + 1}`, 75, 100 + 14 * i)]).flat();
     expect(dropLineNumbers(list)).toBe(list);
