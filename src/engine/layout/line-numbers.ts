@@ -56,7 +56,11 @@ export function dropLineNumbers(runs: readonly TextRun[]): readonly TextRun[] {
   return drop.size ? runs.filter((r) => !drop.has(r)) : runs;
 }
 
-const isDigits = (text: string): boolean => /^\s*\d{1,4}\s*$/.test(text);
+/** A bare number of up to four figures (the first character tested first: most runs are words). */
+const isDigits = (text: string): boolean => {
+  const c = text.charCodeAt(0);
+  return ((c >= 48 && c <= 57) || c === 32) && /^\s*\d{1,4}\s*$/.test(text);
+};
 
 /** Bare numbers: digit runs on one baseline touching each other (`1` `4` → 14), horizontal only. */
 function readNumerals(runs: readonly TextRun[]): Numeral[] {
