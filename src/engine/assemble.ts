@@ -121,7 +121,12 @@ export function assemble(draft: DraftDocument, options: AssembleOptions): Assemb
     if (!firstPiece.has(l.source)) firstPiece.set(l.source, i);
     lastPiece.set(l.source, i);
   });
-  const hierarchy = buildHierarchy(laid.map((l) => l.element));
+  const hierarchy = buildHierarchy(
+    laid.map((l, i) => {
+      const from = l.element.continuationOf !== undefined && firstPiece.get(l.source) === i ? lastPiece.get(l.element.continuationOf) : undefined;
+      return from === undefined ? l.element : { ...l.element, continues: from };
+    }),
+  );
 
   const assets: AssetWrite[] = [];
   const imageUrls = new Map<number, string>();

@@ -22,6 +22,14 @@ describe("buildHierarchy", () => {
     expect(h.parent).toEqual([-1, 0, 1, 0]);
   });
 
+  it("resumes the section of what an element goes on from, past a sidebar's heading read between them", () => {
+    // Options > a table; the sidebar's "On this page" (a level-2 title) and its list; the
+    // table going on overleaf, then the page's next paragraph and heading.
+    const h = buildHierarchy([T(1), T(2), P, T(2), P, { type: "Table", continues: 2 }, P, T(2)]);
+    expect(h.parent).toEqual([-1, 0, 1, 0, 3, 1, 1, 0]);
+    expect(h.children[3]).toEqual([4]);
+  });
+
   it("keeps headers, footers and page numbers at the top level", () => {
     const h = buildHierarchy([T(1), { type: "Header" }, P, { type: "PageNumber" }]);
     expect(h.parent).toEqual([-1, -1, 0, -1]);

@@ -106,10 +106,14 @@ export function markContinuations(pages: readonly PageLayout[], out: LaidElement
         break;
       }
     }
-    // Column breaks: the next block starts higher up, in the next column.
+    // Column breaks: the next block starts higher up, in the next column (past the
+    // column's footnotes: type smaller than the body's at its foot).
+    const footnote = (b: Block): boolean => (b.kind === "text" || b.kind === "list") && body > 0 && b.fontSize <= 0.9 * body && b.y0 >= 0.5 * p.height;
     for (let i = 0; i + 1 < flow.length; i++) {
       const a = flow[i]!;
-      const b = flow[i + 1]!;
+      let j = i + 1;
+      while (j + 1 < flow.length && footnote(flow[j]!) && !footnote(a)) j++;
+      const b = flow[j]!;
       if (nextColumn(a, b) && continuesText(a, b)) {
         out[indexOf.get(b)!]!.continuationOf = indexOf.get(a)!;
         continued.add(a);
@@ -169,9 +173,9 @@ export const CAME_FROM = /^(?:.{0,60}?,?\s*)?(?:continued|cont(?:inued|'d|\.)) f
  * The blocks a page's text may go on from, most likely first: the last in reading order
  * once footnotes (type smaller than the body's), a `Continued on next page` note, margin
  * notes and floats at the page foot are set aside; the text before a captioned table ending the
- * page (a bottom float); then the lowest block of text, when that is
- * another (the main column's paragraph, read before a sidebar ending higher up) and no
- * column break already goes on from it.
+ * page (a bottom float); then the lowest block of text, a table or a listing, when that is
+ * another (the main column's paragraph or table, read before a sidebar ending higher up)
+ * and no column break already goes on from it.
  */
 function pageTails(p: PageLayout, flow: readonly Block[], body: number, continued: ReadonlySet<Block>): Block[] {
   let i = flow.length - 1;
@@ -188,8 +192,10 @@ function pageTails(p: PageLayout, flow: readonly Block[], body: number, continue
     while (j >= 0 && !text(flow[j]!)) j--;
     if (j >= 0) tails.push(flow[j]!);
   }
+  // (A table or a listing too: a docs page's table read before its "On this page" list.)
+  const goesOn = (b: Block): boolean => text(b) || ((b.kind === "table" || b.kind === "code") && !continued.has(b));
   let lowest: Block | undefined;
-  for (const b of flow) if (text(b) && (!lowest || b.y1 > lowest.y1)) lowest = b;
+  for (const b of flow) if (goesOn(b) && (!lowest || b.y1 > lowest.y1)) lowest = b;
   if (lowest && !tails.includes(lowest) && lowest.y1 > tail.y1) tails.push(lowest);
   return tails;
 }

@@ -101,6 +101,24 @@ describe("finishDocument", () => {
     expect(across("and the office in Krakow")).toEqual([undefined, 0]);
   });
 
+  it("links a paragraph cut by a column break past the column's footnote", () => {
+    const body = "Each page is read as a stream of glyphs with positions and sizes, grouped into lines and";
+    // In reading order: the left column, its footnote, the right column.
+    const blocks = buildBlocks(
+      buildLines([
+        ...Array.from({ length: 4 }, (_, i) => run(`${body} ${i}`, 50, 400 + 12 * i, { x1: 290 })),
+        run("blocks by the", 50, 448, { x1: 120 }),
+        run("1 See the appendix for the full list of manuals.", 50, 700, { fontSize: 8 }),
+        run("items, tables and formulas. The score of a block is its weighted sum.", 320, 100, { x1: 560 }),
+      ]),
+    );
+    classifyBlocks(blocks);
+    blocks.sort((a, b) => a.x0 - b.x0 || a.y0 - b.y0);
+    const laid = finishDocument([{ number: 1, width: 600, height: 800, blocks }]);
+    const goesOn = laid.findIndex((l) => l.block.text.startsWith("items, tables"));
+    expect(laid[goesOn]!.continuationOf).toBe(laid.findIndex((l) => l.block.text.startsWith("Each page")));
+  });
+
   it("links a sentence cut by a page break, not a finished one", () => {
     const laid = finishDocument([page(1, [run("this sentence goes on", 50, 700)]), page(2, [run("and ends here.", 50, 60), run("New sentence.", 50, 100)]), page(3, [run("Fresh start.", 50, 60)])]);
     expect(laid.map((l) => l.continuationOf)).toEqual([undefined, 0, undefined, undefined]);
@@ -511,6 +529,16 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
   it("reads a slide's one bulleted point set large as an item, not a heading", () => {
     const laid = finishDocument([page(1, [run("Appendix A", 50, 40, { fontSize: 32 }), run("● Background material for reference", 50, 120, { fontSize: 28 }), run("Body text of the deck at its usual size, long enough.", 50, 300)])]);
     expect(laid.map((l) => l.block.kind)).toEqual(["title", "list", "text"]);
+  });
+
+  it("continues a table ending the main column into the next page's, past a sidebar read after it", () => {
+    // The page's table reaches its foot; an "On this page" list stands to its right, higher up, read last.
+    const table = { ...tableBlock(rest), y0: 640, y1: 700 };
+    const sidebar = buildBlocks(buildLines([run("On this page", 480, 100, { bold: true }), run("File format", 480, 116), run("Options", 480, 130)]));
+    classifyBlocks(sidebar);
+    const laid = finishDocument([{ number: 1, width: 600, height: 800, blocks: [table, ...sidebar] }, next(rest)]);
+    const tables = laid.map((l, i) => [l.block.kind, i] as const).filter(([k]) => k === "table").map(([, i]) => i);
+    expect(laid[tables[1]!]!.continuationOf).toBe(tables[0]);
   });
 
   it("does not continue a table into the next page's own captioned table", () => {
