@@ -5,7 +5,7 @@
  */
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { bodySize } from "./body-size.js";
-import { monoCharWidth } from "./blocks.js";
+import { monoCharWidth } from "./listings.js";
 import { blockChars, FIGURE_CAPTION, TABLE_CAPTION } from "./classify.js";
 import type { LaidElement, PageLayout } from "./document.js";
 import { isCjk, type Block, type BlockKind, type GridTable } from "./types.js";
