@@ -1,4 +1,4 @@
-import type { TextRun } from "./types.js";
+import { firstFromTop, type TextRun } from "./types.js";
 
 /*
  * Line numbers: pleading paper's 1–28 down the left margin, a word processor's line
@@ -175,17 +175,10 @@ function inMargin(column: readonly Numeral[], rows: readonly TextRun[]): boolean
 function rowRuns(rows: readonly TextRun[], n: Numeral): TextRun[] {
   const mid = (n.y0 + n.y1) / 2;
   const half = (n.y1 - n.y0) / 2;
-  let lo = 0;
-  let hi = rows.length;
-  // The first run whose top may reach the numeral's middle: tops sorted, tall runs start
-  // at most a page's tallest run above; a short scan back covers them.
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (rows[m]!.y0 < n.y0 - 4 * (n.y1 - n.y0)) lo = m + 1;
-    else hi = m;
-  }
   const out: TextRun[] = [];
-  for (let i = lo; i < rows.length && rows[i]!.y0 <= n.y1; i++) {
+  // From the first run whose top may reach the numeral's middle (a run four times its
+  // height above it at most).
+  for (let i = firstFromTop(rows, n.y0 - 4 * (n.y1 - n.y0)); i < rows.length && rows[i]!.y0 <= n.y1; i++) {
     const r = rows[i]!;
     if (Math.abs((r.y0 + r.y1) / 2 - mid) <= half) out.push(r);
   }

@@ -1,5 +1,5 @@
 import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js";
-import type { Rect } from "./types.js";
+import { firstFromTop, type Rect } from "./types.js";
 
 /** Tuning for {@link readingOrder}. */
 export interface ReadingOrderOptions {
@@ -213,15 +213,8 @@ const FRAME_SLACK = 2;
 function panels<T extends Rect>(items: readonly T[], frames: readonly Rect[]): (T | Panel<T>)[] {
   const byTop = [...items].sort((a, b) => a.y0 - b.y0);
   const inside = (f: Rect): T[] => {
-    let lo = 0;
-    let hi = byTop.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (byTop[mid]!.y0 < f.y0 - FRAME_SLACK) lo = mid + 1;
-      else hi = mid;
-    }
     const found: T[] = [];
-    for (let i = lo; i < byTop.length && byTop[i]!.y0 <= f.y1; i++) if (within(byTop[i]!, f)) found.push(byTop[i]!);
+    for (let i = firstFromTop(byTop, f.y0 - FRAME_SLACK); i < byTop.length && byTop[i]!.y0 <= f.y1; i++) if (within(byTop[i]!, f)) found.push(byTop[i]!);
     return found;
   };
   const holding = frames
@@ -433,14 +426,7 @@ function labelled(r: Rect, byTop: readonly Rect[]): Rect | undefined {
   const lines = textLines(r) ?? [{ y0: r.y0, text }];
   if (lines.some((l) => l.text.length > 48 || l.text.trim().split(/\s+/).length > LABEL_WORDS)) return undefined;
   const tol = 0.3 * fontSize;
-  let lo = 0;
-  let hi = byTop.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (byTop[mid]!.y0 < r.y0 - tol) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let i = lo; i < byTop.length && byTop[i]!.y0 <= r.y0 + tol; i++) {
+  for (let i = firstFromTop(byTop, r.y0 - tol); i < byTop.length && byTop[i]!.y0 <= r.y0 + tol; i++) {
     const q = byTop[i]!;
     if (lines.length === 1) return q;
     // A label of several lines (keys set one under the other) is level with the box's lines.

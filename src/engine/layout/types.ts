@@ -205,6 +205,18 @@ export function union(rects: readonly Rect[]): Rect {
   return { x0, y0, x1, y1 };
 }
 
+/** The index of the first box of `byTop` (sorted by top) whose top is at `y` or below; its length when none is. */
+export function firstFromTop(byTop: readonly { y0: number }[], y: number): number {
+  let lo = 0;
+  let hi = byTop.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (byTop[mid]!.y0 < y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Length of the overlap of [a0,a1] and [b0,b1] (0 when disjoint). */
 export function overlap(a0: number, a1: number, b0: number, b1: number): number {
   return Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
