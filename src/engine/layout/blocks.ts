@@ -1,7 +1,7 @@
 import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js";
 import { isCaption } from "./captions.js";
 import { LIST_MARKER } from "./list-marker.js";
-import { highlighted, indent, linePitch, prepareListing, proseLike, TWO_BLANK_LINES_EM, twoBlankLines, underListing } from "./listings.js";
+import { codeLike, highlighted, indent, linePitch, prepareListing, proseLike, TWO_BLANK_LINES_EM, twoBlankLines, typewrittenPage, underListing } from "./listings.js";
 import { BARE_NUMBER, sequenceItems } from "./numbered-items.js";
 import { speakerLines } from "./speakers.js";
 import { atPagePitch, setSolid, tightPitch, widerSpaced } from "./spacing.js";
@@ -48,6 +48,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   const numbered = sequenceItems(sorted);
   const tight = tightPitch(sorted);
   const speakers = speakerLines(sorted);
+  const typewritten = typewrittenPage(sorted);
   // The next line under line `k` in its column, of its size (looked for among the next eight).
   const below = (k: number): Line | undefined => {
     const a = sorted[k]!;
@@ -125,7 +126,8 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         const fs = Math.max(line.fontSize, last.fontSize);
         // A listing goes on across a blank line; prose set in monospace (a plain-text
         // file printed) starts a paragraph there, and a list item ends.
-        const listing = line.mono && last.mono && b.kind !== "list" && !proseLike(line.text) && !proseLike(last.text);
+        // (On a page set all in monospace, only lines with code's signs.)
+        const listing = line.mono && last.mono && b.kind !== "list" && !proseLike(line.text) && !proseLike(last.text) && (!typewritten || codeLike(last.text) || codeLike(line.text));
         const maxGap = listing ? maxCodeGapEm : maxLineGapEm;
         if (gap >= bestGap || (gap < -0.3 * fs && !setSolid(last, line))) continue;
         // Prose set 1.5 or 2 lines apart throughout goes on across its wider gaps, from a

@@ -1,6 +1,7 @@
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { distinct } from "./segments.js";
 import { finishBlock } from "./blocks.js";
+import { codeLike, typewrittenPage } from "./listings.js";
 import type { Block, BlockChar, InlineSpan, Line } from "./types.js";
 import { FIGURE_CAPTION, TABLE_CAPTION } from "./captions.js";
 
@@ -30,10 +31,19 @@ function mathShare(lines: readonly Line[]): number {
  * levels from the indentation of the page's list items.
  */
 export function classifyBlocks(blocks: Block[]): void {
+  const typewritten = typewrittenPage(blocks.filter((b) => b.kind === "text" || b.kind === "list"));
   for (const b of blocks) {
     if (b.kind !== "text" && b.kind !== "list") continue;
     const text = b.text.trim();
-    if (b.mono && b.kind === "text" && !b.annotation) b.kind = "code";
+    if (b.mono && b.kind === "text" && !b.annotation) {
+      // On a page set all in monospace (a plain-text file printed: an RFC, a licence, a
+      // screenplay), monospace says nothing: only what reads as code is code, the rest is
+      // prose, its lines joined as prose's are.
+      if (typewritten && !codeLike(b.text)) {
+        b.mono = false;
+        finishBlock(b);
+      } else b.kind = "code";
+    }
     else if (DOT_LEADER.test(text)) continue; // a table-of-contents line: prose, whatever its fonts
     else if (b.lines.length <= 3 && text.length <= 200 && mathShare(b.lines) >= 0.3) b.kind = "formula";
     else if (FIGURE_CAPTION.test(text)) b.kind = "figure-caption";

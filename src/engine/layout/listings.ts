@@ -145,3 +145,33 @@ export function indent(line: Line, b: Block): string {
   const n = Math.round((line.x0 - b.x0) / cw);
   return n > 0 ? " ".repeat(Math.min(n, 40)) : "";
 }
+
+/**
+ * What only code has: braces, an assignment or comparison, an arrow, a call (`name(`, not
+ * a plural's `work(s)` nor a clause's `7(d)`), a definition, an import, a preprocessor
+ * line, SQL, or a shell prompt (not English's `for`, `if` or `public` opening a line). Prose set in monospace (a plain-text file printed) has none of it (semicolons
+ * end its clauses too).
+ */
+const CODE_SIGNS = /[{}]|[=!<>]=|=>|->|[\w\]]\((?![a-z]{1,2}\)|[\divx]{1,3}\))|^\s*(?:def|class) \w+[(:]|^\s*(?:import|from) [\w.]+(?: import|;?$)|^\s*#(?:include|define)\b|^\s*(?:SELECT|INSERT|UPDATE|CREATE) [A-Z*]|^\s*[$#>] \S/m;
+
+/** Whether a text reads as code (see {@link CODE_SIGNS}). */
+export const codeLike = (text: string): boolean => CODE_SIGNS.test(text);
+
+/**
+ * Whether a page is typewritten: set all in monospace (four characters in five), a third
+ * of it lines of prose. A plain-text file printed (an RFC, a licence, a screenplay), where
+ * monospace says nothing of code; a page of code or configuration has few such lines.
+ * Blocks give their text (lines joined), lines their own.
+ */
+export function typewrittenPage(parts: readonly { text: string; mono: boolean }[]): boolean {
+  let all = 0;
+  let mono = 0;
+  let prose = 0;
+  for (const p of parts) {
+    all += p.text.length;
+    if (!p.mono) continue;
+    mono += p.text.length;
+    for (const line of p.text.split("\n")) if (proseLike(line)) prose += line.length;
+  }
+  return all > 0 && mono >= 0.8 * all && prose >= mono / 3;
+}

@@ -333,7 +333,7 @@ describe("buildBlocks", () => {
     expect(clause.map((b) => b.kind)).toEqual(["list", "list"]);
     const mono = { mono: true };
     const readme = blocksOf([run("Features:", 10, 100, mono), run("- reads PDF and TIFF files", 10, 112, mono), run("- writes one CSV file per invoice", 10, 124, mono)]);
-    expect(readme.map((b) => b.kind)).toEqual(["code", "list", "list"]);
+    expect(readme.map((b) => b.kind)).toEqual(["text", "list", "list"]);
     const headings = blocksOf([
       run("A. Queueing models", 50, 100, { italic: true }),
       run("Queueing models of web servers go back to the early work on time-sharing.", 50, 112, { x1: 400 }),
@@ -523,14 +523,27 @@ describe("buildBlocks", () => {
     // Lines 9 pt apart, a blank line (18 pt) before `print` and before `END`.
     const code = blocksOf([run("def forecast(q):", 10, 100, mono), run("return q * 1.04", 18, 109, mono), run("print(forecast(48.2))", 10, 127, mono), run("END", 10, 145, mono)]);
     expect(code.map((b) => [b.kind, b.text])).toEqual([["code", "def forecast(q):\n  return q * 1.04\n\nprint(forecast(48.2))\n\nEND"]]);
-    // A plain-text file printed: paragraphs of words a blank line apart stay paragraphs.
+    // A plain-text file printed: paragraphs of words a blank line apart stay paragraphs, and on
+    // a page set all in monospace they are prose, their lines joined.
     const text = blocksOf([
       run("The licenses for most software are designed to take away", 10, 100, mono),
       run("your freedom to share and change it.", 10, 109, mono),
       run("When we speak of free software, we are referring to freedom,", 10, 127, mono),
       run("not price.", 10, 136, mono),
     ]);
-    expect(text.map((b) => b.kind)).toEqual(["code", "code"]);
+    expect(text.map((b) => [b.kind, b.text])).toEqual([
+      ["text", "The licenses for most software are designed to take away your freedom to share and change it."],
+      ["text", "When we speak of free software, we are referring to freedom, not price."],
+    ]);
+    // A listing on that page is still code: it has code's signs.
+    const mixed = blocksOf([
+      run("The licenses for most software are designed to take away", 10, 100, mono),
+      run("your freedom to share and change it, and the example shows how.", 10, 109, mono),
+      run("int main(void) {", 18, 127, mono),
+      run("return 0;", 26, 136, mono),
+      run("}", 18, 145, mono),
+    ]);
+    expect(mixed.map((b) => b.kind)).toEqual(["text", "code"]);
     // Two commands with a word of prose between them (a manual's `or`, set further left).
     const or = blocksOf([run("tar -cvf etc.tar /etc", 60, 100, mono), run("or", 30, 112), run("tar -c -v -f etc.tar /etc", 60, 124, mono)]);
     expect(or.map((b) => b.text)).toEqual(["tar -cvf etc.tar /etc", "or", "tar -c -v -f etc.tar /etc"]);
