@@ -106,8 +106,9 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
         if (side) notes.set(g.at, side);
         return;
       }
-      if (tocNumber(rows, k, g.at)) return;
+      // (A gap too narrow to cut stays whatever it is: a contents entry is looked for only at a wider one.)
       if (!g.candidate) return;
+      if (tocNumber(rows, k, g.at)) return;
       if (g.em >= gutterEm) {
         cuts.push(g.at);
         return;
