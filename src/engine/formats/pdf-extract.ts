@@ -1,6 +1,8 @@
 import { contentToFrame, dominantAngle, frameSize, isCjk, markVerticalWriting, toFrame, uprightLinesAsRuns, type BulletShape, type Frame, type Drawing, type PlacedImage, type Segment, type TextRun } from "../layout/index.js";
 import type { PdfPage } from "./pdf-load.js";
 import { fontInfo, walkOperators, type FontInfo, type Matrix } from "./pdf-ops.js";
+import { taggedCells, type StructNode } from "./pdf-struct.js";
+import { pdfjsWorkerModule } from "./pdfjs-patch.js";
 import type { RawImage } from "./pdf-png.js";
 
 /**
@@ -65,10 +67,14 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
   };
   const cropBox = { x0: 0, y0: 0, x1: viewport.width, y1: viewport.height };
   const walked = walkOperators(ops.fnArray, ops.argsArray, base, { chars, removeWatermark, maxSegments, font, page: cropBox });
+  let tagged = false;
   for (const r of walked.runs) {
     // CJK fonts are fixed-pitch too: monospace only means code for non-CJK text.
     if (r.mono && isCjk(r.text[0] ?? "")) r.mono = false;
+    if (r.mcid !== undefined) tagged = true;
   }
+  // A tagged page's table cells, from its structure tree (read only when its text is marked).
+  if (tagged) await markTableCells(page, walked.runs);
   const images: ExtractedPage["images"] = [];
   for (const img of walked.images) {
     const raw = imagePixels ? (img.inline ?? (img.ref ? await objectData(page, img.ref) : undefined)) : undefined;
@@ -99,6 +105,28 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
     bullets: frame.angle === 0 ? walked.markers : walked.markers.map((m) => ({ ...m, ...toFrame(m, frame) })),
     drawings: frame.angle === 0 ? walked.drawings : walked.drawings.map((d) => ({ ...d, ...toFrame(d, frame) })),
   };
+}
+
+/** Puts each run shown in a tagged table cell's marked content in that cell (`TextRun.cell`). */
+async function markTableCells(page: PdfPage, runs: TextRun[]): Promise<void> {
+  // Unpatched, pdfjs builds the whole structure tree around each page (its cost grows
+  // with the document): tables are read only from our tables-only tree.
+  if (!pdfjsWorkerModule().patched) return;
+  let tree: StructNode | null = null;
+  try {
+    tree = (await page.getStructTree()) as StructNode | null;
+  } catch {
+    // A broken structure tree: the page is read from its drawing alone.
+    return;
+  }
+  const ref = page.ref;
+  if (!tree?.tablesOnly || !ref) return;
+  const cells = taggedCells(tree, ref.gen === 0 ? `${ref.num}R` : `${ref.num}R${ref.gen}`);
+  if (cells.size === 0) return;
+  for (const r of runs) {
+    const cell = r.mcid === undefined ? undefined : cells.get(r.mcid);
+    if (cell) r.cell = cell;
+  }
 }
 
 function spread(r: TextRun): NonNullable<TextRun["chars"]> {

@@ -224,9 +224,19 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
   let markedDepth = 0;
   let actual: ActualTextSpan | null = null;
   const markedAt: number[] = [];
+  // A tagged PDF's marked-content ids (MCID) open now, one entry per open marked content
+  // (undefined for one without), and the innermost: a run shown in it carries it, for the
+  // structure tree to say what the run is part of (pdf-struct.ts). Only the page's own
+  // content: a form's MCIDs belong to the form's own structure parents.
+  const mcids: (number | undefined)[] = [];
+  let mcid: number | undefined;
   const endMarked = (depth: number): void => {
     markedDepth = Math.max(0, depth);
     if (actual !== null && actual.depth > markedDepth) actual = null;
+    if (mcids.length > markedDepth) {
+      mcids.length = markedDepth;
+      mcid = mcids.findLast((id) => id !== undefined);
+    }
   };
   // Text object state (not part of the graphics state stack).
   let tm: Matrix = [1, 0, 0, 1, 0, 0];
@@ -376,6 +386,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       };
       if (glyphless) run.ocr = true;
       if (inAnnotation > 0) run.annotation = true;
+      if (mcid !== undefined) run.mcid = mcid;
       if (cs && ce && !vertical) {
         // Glyph extents along the baseline → display x (exact for unrotated text).
         const list: RunChar[] = [];
@@ -663,9 +674,13 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         break;
       case OP.beginMarkedContent:
         markedDepth++;
+        mcids.push(undefined);
         break;
       case OP.beginMarkedContentProps: {
         markedDepth++;
+        const id = markedAt.length === 0 && Number.isInteger(args?.[1]) ? (args![1] as number) : undefined;
+        mcids.push(id);
+        if (id !== undefined) mcid = id;
         // The ActualText our pdfjs patch passes on (pdfjs-patch.ts `actual-text`).
         const text = args?.[2];
         if (actual === null && typeof text === "string") actual = { text, depth: markedDepth, placed: false, run: undefined, charFrom: 0, charCount: 0 };

@@ -7,6 +7,7 @@ import { dropLineNumbers } from "./line-numbers.js";
 import { buildLines } from "./lines.js";
 import { readingOrder } from "./reading-order.js";
 import { findTables } from "./tables.js";
+import { taggedTables } from "./tagged-tables.js";
 import { joinTerms, splitAtLabels } from "./terms.js";
 import type { Block, Drawing, GridTable, PlacedImage, Rect, Segment, TextRun } from "./types.js";
 
@@ -62,6 +63,8 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
   const charts = content.drawings?.length ? chartGrids(found.tables, content.drawings) : new Set<GridTable>();
   const tables = charts.size ? found.tables.filter((t) => !charts.has(t)) : found.tables;
   const used = charts.size ? new Set([...found.used].filter((r) => tables.some((t) => inside(r, t)))) : found.used;
+  // The tables a tagged PDF declares where no rules drew them: its tags place the cells.
+  if (runs.some((r) => r.cell !== undefined)) tables.push(...taggedTables(runs, used, options.keepLineEndHyphens === true));
   const free = used.size ? runs.filter((r) => !used.has(r)) : runs;
   const all = buildLines(free);
   // Charts and diagrams drawn as vectors take their labels out of the text.

@@ -46,6 +46,37 @@ export interface TextRun extends Rect {
   dropCap?: boolean;
   /** Drawn by an annotation's appearance (a form field's value, a stamp): see {@link Block.annotation}. */
   annotation?: boolean;
+  /** A tagged PDF's marked-content id the run was shown in (its structure element is found from it). */
+  mcid?: number;
+  /** The table cell a tagged PDF's structure puts the run in (`tagged-tables.ts`). */
+  cell?: TaggedCell;
+}
+
+/**
+ * A cell of a table as a tagged PDF's structure tree has it (`Table › TR › TD`/`TH`, as
+ * Word, Chromium and LibreOffice write them): where it sits in the whole table, which may
+ * run over several pages.
+ */
+export interface TaggedCell {
+  table: TaggedTable;
+  /** Row and column, 0-based, spans of the rows above counted (the HTML table model). */
+  row: number;
+  col: number;
+  rowSpan: number;
+  colSpan: number;
+  /** A header cell (`TH`). */
+  head: boolean;
+}
+
+/** A tagged PDF's table, shared by its cells' runs. */
+export interface TaggedTable {
+  rows: number;
+  cols: number;
+  /**
+   * The table lays a page out rather than holding data: it holds another table or a
+   * heading (an HTML page or an e-mail set out with tables). Read as text.
+   */
+  layout: boolean;
 }
 
 /** Runs on one baseline, left to right, without a large horizontal gap. */
