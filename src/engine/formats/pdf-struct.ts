@@ -25,6 +25,9 @@ export interface StructNode {
 
 /** Rows read from one table at most: a hostile tree could claim millions. */
 const MAX_ROWS = 100_000;
+/** Rows or columns one cell spans at most, and grid places spanned in a table at most (hostile spans). */
+const MAX_SPAN = 1000;
+const MAX_SPANNED = 1_000_000;
 
 /**
  * The table cells of a page's structure tree, by the MCID of the marked content in them.
@@ -48,21 +51,23 @@ export function taggedCells(tree: StructNode | null | undefined, page: string): 
   // cells above that span down into the row.
   const readTable = (table: StructNode): void => {
     const rows = tableRows(table);
-    const shape: TaggedTable = { rows: rows.length, cols: 0, layout: table.layout === true };
+    const shape: TaggedTable = { layout: table.layout === true };
+    // Grid places taken by cells spanning down from rows above, as r * 65,536 + c.
     const taken = new Set<number>();
+    let budget = MAX_SPANNED;
     rows.forEach((row, r) => {
       let c = 0;
       for (const kid of row.children ?? []) {
         if (kid.role !== "TD" && kid.role !== "TH") continue;
         while (taken.has(r * 65_536 + c)) c++;
-        const rowSpan = Math.min(kid.rowSpan ?? 1, rows.length - r);
-        const colSpan = Math.min(kid.colSpan ?? 1, 65_535 - c);
+        const colSpan = Math.min(kid.colSpan ?? 1, MAX_SPAN, 65_535 - c);
         if (colSpan < 1) break;
+        const rowSpan = Math.min(kid.rowSpan ?? 1, MAX_SPAN, rows.length - r, 1 + Math.floor(budget / colSpan));
+        budget -= (rowSpan - 1) * colSpan;
         for (let i = 1; i < rowSpan; i++) for (let j = 0; j < colSpan; j++) taken.add((r + i) * 65_536 + c + j);
         const cell: TaggedCell = { table: shape, row: r, col: c, rowSpan, colSpan, head: kid.role === "TH" };
         for (const mcid of contentIds(kid, prefix, shape, visit)) cells.set(mcid, cell);
         c += colSpan;
-        shape.cols = Math.max(shape.cols, c);
       }
     });
   };

@@ -70,8 +70,6 @@ export interface TaggedCell {
 
 /** A tagged PDF's table, shared by its cells' runs. */
 export interface TaggedTable {
-  rows: number;
-  cols: number;
   /**
    * The table lays a page out rather than holding data: it holds another table or a
    * heading (an HTML page or an e-mail set out with tables). Read as text.

@@ -37,8 +37,14 @@ describe("taggedCells: a structure tree's table cells by MCID", () => {
       [2, 1, 1, 1, false],
       [2, 2, 1, 1, false],
     ]);
-    expect(cells.get(0)!.table).toEqual({ rows: 3, cols: 3, layout: false });
+    expect(cells.get(0)!.table).toEqual({ layout: false });
     expect(cells.get(5)).toBe(cells.get(6));
+  });
+
+  it("bounds what hostile spans mark: a cell spanning a million columns and rows takes a thousand", () => {
+    const tree: StructNode = { role: "Root", children: [{ role: "Table", children: [row(cell("TD", [0], { colSpan: 1e6, rowSpan: 1e6 }), cell("TD", [1])), row(cell("TD", [2]))] }] };
+    const cells = taggedCells(tree, "4R");
+    expect([cells.get(0)!.colSpan, cells.get(0)!.rowSpan, cells.get(1)!.col, cells.get(2)!.col]).toEqual([1000, 2, 1000, 1000]);
   });
 
   it("ignores other pages' content and marks a table holding a table or a heading as layout", () => {
@@ -82,7 +88,7 @@ function tableRuns(shape: TaggedTable, rows: ([string, number] | null)[][], top 
 
 describe("taggedTables: tables a tagged PDF declares", () => {
   it("builds a table from cells a word space apart, with a cell's words together", () => {
-    const shape: TaggedTable = { rows: 3, cols: 3, layout: false };
+    const shape: TaggedTable = { layout: false };
     const runs = tableRuns(shape, [
       [["Region", 72], ["Q1", 128], ["Q2", 158]],
       [["North East", 72], ["1,200", 128], ["1,350", 158]],
@@ -106,7 +112,7 @@ describe("taggedTables: tables a tagged PDF declares", () => {
   });
 
   it("puts the cells of a row that left an empty cell out in the columns they stand in", () => {
-    const shape: TaggedTable = { rows: 3, cols: 3, layout: false };
+    const shape: TaggedTable = { layout: false };
     const runs = tableRuns(shape, [
       [["Site", 72], ["March", 140], ["April", 200]],
       [["Weir", 72], ["12.4", 140], ["11.9", 200]],
@@ -122,19 +128,19 @@ describe("taggedTables: tables a tagged PDF declares", () => {
   });
 
   it("leaves layout tables, tables a ruled table took words of, tables of one column and long passages to the page", () => {
-    const layout = tableRuns({ rows: 2, cols: 2, layout: true }, [
+    const layout = tableRuns({ layout: true }, [
       [["News", 72], ["Events", 200]],
       [["One", 72], ["Two", 200]],
     ]);
     expect(taggedTables(layout, new Set())).toEqual([]);
-    const ruled = tableRuns({ rows: 2, cols: 2, layout: false }, [
+    const ruled = tableRuns({ layout: false }, [
       [["A", 72], ["B", 200]],
       [["C", 72], ["D", 200]],
     ]);
     expect(taggedTables(ruled, new Set([ruled[0]!]))).toEqual([]);
-    const column = tableRuns({ rows: 2, cols: 1, layout: false }, [[["A", 72]], [["B", 72]]]);
+    const column = tableRuns({ layout: false }, [[["A", 72]], [["B", 72]]]);
     expect(taggedTables(column, new Set())).toEqual([]);
-    const passage = tableRuns({ rows: 2, cols: 2, layout: false }, [
+    const passage = tableRuns({ layout: false }, [
       [["Intro", 72], [Array.from({ length: 70 }, (_, i) => `word${i}`).join(" "), 200]],
       [["C", 72], ["D", 200]],
     ]);
@@ -142,7 +148,7 @@ describe("taggedTables: tables a tagged PDF declares", () => {
   });
 
   it("does not build a grid from rows tagged out of their drawn order", () => {
-    const shape: TaggedTable = { rows: 2, cols: 2, layout: false };
+    const shape: TaggedTable = { layout: false };
     const runs = tableRuns(shape, [
       [["A", 72], ["B", 200]],
       [["C", 72], ["D", 200]],
