@@ -33,19 +33,20 @@ const horizontal = (r: TextRun): boolean => Math.abs(r.angle) < 2 || Math.abs(r.
  * (0.6 of it will do); a gap wider than `gutterEm`; or a gap wider than `splitGapEm`
  * lined up with wide gaps on nearby rows (columns, table cells) — so the wide word spaces
  * of justified text in a narrow column do not break lines apart, and a table of
- * contents' entries keep their page numbers. Runs with a rotated baseline each become
- * their own line (rare: labels, stamps, watermarks). Lines come back top to bottom, then
- * left to right.
+ * contents' entries keep their page numbers. Runs with a rotated baseline (rare: table
+ * heads set sideways, axis titles, stamps, watermarks) make lines of their own along
+ * their baseline (see `rotatedLines`). Lines come back top to bottom, then left to right.
  */
 export function buildLines(runs: readonly TextRun[], options: LineOptions = {}): Line[] {
   const { splitGapEm = 1.0, gutterEm = 3 } = options;
   const flat: TextRun[] = [];
-  const lines: Line[] = [];
+  const tilted: TextRun[] = [];
   for (const r of runs) {
     if (r.text.trim() === "") continue;
     if (horizontal(r)) flat.push(r);
-    else lines.push(makeLine([r]));
+    else tilted.push(r);
   }
+  const lines: Line[] = tilted.length ? rotatedLines(tilted) : [];
   seatDropCaps(flat);
   flat.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
 
@@ -159,6 +160,106 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
   }
   lines.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
   return lines;
+}
+
+/** How far (degrees) two rotated runs' baselines may differ in direction and still make one line. */
+const ROTATED_ANGLE_SLACK = 2;
+
+/** A rotated run measured in its own baseline's frame. */
+interface Tilted {
+  run: TextRun;
+  /** Where the run starts and ends along its reading direction. */
+  from: number;
+  to: number;
+  /** Where its middle stands across the baseline. */
+  across: number;
+}
+
+/**
+ * Lines of runs with a rotated baseline: runs sharing a direction (within 2°) and a
+ * baseline (middles less than half a font size apart across it), each starting within a
+ * font size of where the one before ends, make one line, read in their own direction and
+ * spaced where the gap along the baseline is over 0.15 em, as upright text is. Writers
+ * draw such text in pieces: Chromium cuts a sideways head at every kerning pair (`Y` +
+ * `ear 2022 T` + `otal`), LibreOffice draws a cell's bottom-to-top text one glyph a run,
+ * pdflatex a `\rotatebox` one word a run, an SVG chart's axis title at its kerns. Read
+ * top to bottom as boxes, 90° text came out backwards and letter by letter.
+ */
+function rotatedLines(runs: readonly TextRun[]): Line[] {
+  const byAngle = [...runs].sort((a, b) => a.angle - b.angle);
+  const lines: Line[] = [];
+  for (let i = 0; i < byAngle.length; ) {
+    let j = i + 1;
+    while (j < byAngle.length && byAngle[j]!.angle - byAngle[i]!.angle <= ROTATED_ANGLE_SLACK) j++;
+    chainAlong(byAngle.slice(i, j).map(tilt), lines);
+    i = j;
+  }
+  return lines;
+}
+
+/** Chains runs of one direction into lines (pushed to `lines`), taking them by where they start along it. */
+function chainAlong(measured: Tilted[], lines: Line[]): void {
+  measured.sort((a, b) => a.from - b.from);
+  // Chains open while a later run may still join them.
+  const open: Tilted[][] = [];
+  for (const t of measured) {
+    const r = t.run;
+    let best: Tilted[] | undefined;
+    let bestOff = Infinity;
+    let kept = 0;
+    for (const chain of open) {
+      const last = chain[chain.length - 1]!;
+      const em = Math.max(r.fontSize, last.run.fontSize);
+      if (t.from - last.to > em) {
+        lines.push(alongLine(chain)); // nothing later starts closer
+        continue;
+      }
+      open[kept++] = chain;
+      const off = Math.abs(t.across - last.across);
+      if (off < 0.5 * em && off < bestOff) [best, bestOff] = [chain, off];
+    }
+    open.length = kept;
+    if (!best) open.push([t]);
+    else {
+      const last = best[best.length - 1]!;
+      // Same text drawn twice at (almost) the same spot: fake bold, or a shadow.
+      if (r.text === last.run.text && Math.abs(t.from - last.from) < 0.2 * r.fontSize && bestOff < 0.2 * r.fontSize) continue;
+      best.push(t);
+    }
+  }
+  for (const chain of open) lines.push(alongLine(chain));
+}
+
+/**
+ * A rotated run's extent along its reading direction and its middle across it. Its box
+ * is axis-aligned, so off the right angles (a 45° chart label, a 35° watermark) the box
+ * reaches past the glyphs at each end by about height × |sin·cos|, taken off here with
+ * the font size for the height.
+ */
+function tilt(run: TextRun): Tilted {
+  const rad = (run.angle * Math.PI) / 180;
+  // Display space grows downwards: the reading direction is (cos, −sin), across it (sin, cos).
+  const [c, s] = [Math.cos(rad), Math.sin(rad)];
+  const xs = c >= 0 ? [run.x0, run.x1] : [run.x1, run.x0];
+  const ys = s >= 0 ? [run.y1, run.y0] : [run.y0, run.y1];
+  const inset = run.fontSize * Math.abs(s * c);
+  const from = c * xs[0]! - s * ys[0]! + inset;
+  const to = c * xs[1]! - s * ys[1]! - inset;
+  const mid = (from + to) / 2;
+  return { run, from: Math.min(from, mid), to: Math.max(to, mid), across: (s * (run.x0 + run.x1)) / 2 + (c * (run.y0 + run.y1)) / 2 };
+}
+
+/** A line of rotated runs in reading order, spaced by the gaps along their baseline. */
+function alongLine(chain: readonly Tilted[]): Line {
+  let text = "";
+  for (let i = 0; i < chain.length; i++) {
+    const { run, from } = chain[i]!;
+    const prev = chain[i - 1];
+    const gap = prev ? from - prev.to : 0;
+    if (prev && gap > 0.15 * Math.min(run.fontSize, prev.run.fontSize) && !text.endsWith(" ") && !run.text.startsWith(" ")) text += " ";
+    text += run.text;
+  }
+  return { ...makeLine(chain.map((t) => t.run)), text };
 }
 
 /**

@@ -33,6 +33,29 @@ describe("buildLines", () => {
   });
 });
 
+describe("buildLines: rotated text", () => {
+  /** A run turned `angle` degrees, its box given as drawn (geometry taken from the repro PDFs). */
+  const turned = (text: string, angle: number, [x0, y0, x1, y1]: number[], fontSize = 9): TextRun => ({ ...run(text, x0!, y0!, { fontSize, angle }), x0: x0!, y0: y0!, x1: x1!, y1: y1! });
+
+  it("joins a sideways head drawn in pieces, read in its own direction (Chromium's kerning cuts, upwards and downwards)", () => {
+    const down = [turned("otal", 270, [100.4, 164.3, 110.9, 184]), turned("Y", 270, [100.4, 105.7, 110.9, 112.3]), turned("ear 2022 T", 270, [100.4, 111.4, 110.9, 165.5])];
+    const up = [turned("Y", 90, [148.7, 177.5, 159.2, 184]), turned("ear 2023 T", 90, [148.7, 124.2, 159.2, 178.3]), turned("otal", 90, [148.7, 105.8, 159.2, 125.4])];
+    const other = turned("verage tenure", 90, [173.3, 105.4, 183.8, 177.3]);
+    expect(buildLines([...down, ...up, other]).map((l) => l.text).sort()).toEqual(["Year 2022 Total", "Year 2023 Total", "verage tenure"]);
+  });
+
+  it("spaces a head drawn one glyph a run only at its word gap (LibreOffice bottom-to-top cell text)", () => {
+    const glyphs: [string, number, number][] = [["R", 168.1, 174.4], ["o", 163.7, 168.4], ["o", 159, 163.7], ["f", 155.7, 158.9], ["r", 150.2, 153.4], ["e", 146.1, 150.3], ["n", 141.4, 146.1]];
+    const lines = buildLines(glyphs.map(([t, y0, y1]) => turned(t, 90, [196.7, y0, 206.2, y1], 9.5)));
+    expect(lines.map((l) => l.text)).toEqual(["Roof ren"]);
+  });
+
+  it("joins a 45° label cut at a kern, and keeps labels on other baselines apart (an SVG chart's axis)", () => {
+    const labels = [turned("Mar", 45, [127.5, 269.1, 145.3, 286.9], 8.2), turned("ch", 45, [138.4, 262.3, 152.1, 276], 8.2), turned("F", 45, [91, 284.8, 101.1, 295], 8.2), turned("ebruary", 45, [94, 262.3, 123.6, 291.9], 8.2), turned("January", 45, [66.2, 262.3, 95.1, 291.2], 8.2)];
+    expect(buildLines(labels).map((l) => l.text).sort()).toEqual(["February", "January", "March"]);
+  });
+});
+
 describe("buildLines: rows beside taller text and narrow column gutters", () => {
   const texts = (runs: Parameters<typeof buildLines>[0]) => buildLines(runs).map((l) => l.text);
 
