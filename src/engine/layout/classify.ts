@@ -1,6 +1,7 @@
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { distinct } from "./segments.js";
 import { finishBlock } from "./blocks.js";
+import { horizontal, offAxis } from "./lines.js";
 import { codeLike, typewrittenPage } from "./listings.js";
 import type { Block, BlockChar, InlineSpan, Line } from "./types.js";
 import { FIGURE_CAPTION, TABLE_CAPTION } from "./captions.js";
@@ -12,6 +13,23 @@ export const DOT_LEADER = /(?:\.\s?){5,}\s*\S*$/;
 
 /** A numbered heading's start: `2.1 Scope`, `第3章`, `三、`, `Chapter 4`, `Appendix A`. */
 export const NUMBERED_HEADING = /^(?:\d+(?:\.\d+)*\.?\s+\S|第[一二三四五六七八九十百千\d]+[章节部分篇条]|[一二三四五六七八九十]+、|(?:chapter|section|part|appendix)\s+[\dA-Z]+)/i;
+
+/**
+ * How a block is drawn across the page's text, when no line of it is level: slanted off
+ * the page's axes (a diagonal watermark, each of Chromium's letters a block of its own),
+ * or sideways at a right angle (a margin stamp: arXiv's identifier up the left edge, a
+ * publisher's `Downloaded from` strip, a chapter's thumb tab). See {@link Block.aside}.
+ */
+function asideOf(b: Block): Block["aside"] {
+  let slanted = false;
+  for (const l of b.lines) {
+    for (const r of l.runs) {
+      if (horizontal(r)) return undefined;
+      if (offAxis(r)) slanted = true;
+    }
+  }
+  return b.lines.length === 0 ? undefined : slanted ? "slanted" : "sideways";
+}
 
 /** Share of a block's characters in math fonts or math symbols. */
 function mathShare(lines: readonly Line[]): number {
@@ -34,6 +52,8 @@ export function classifyBlocks(blocks: Block[]): void {
   const typewritten = typewrittenPage(blocks.filter((b) => b.kind === "text" || b.kind === "list"));
   for (const b of blocks) {
     if (b.kind !== "text" && b.kind !== "list") continue;
+    const aside = asideOf(b);
+    if (aside) b.aside = aside;
     const text = b.text.trim();
     if (b.mono && b.kind === "text" && !b.annotation) {
       // On a page set all in monospace (a plain-text file printed: an RFC, a licence, a

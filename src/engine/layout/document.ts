@@ -117,6 +117,8 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
     const contents = leaders >= 2;
     for (const b of p.blocks) {
       if (b.kind !== "text" && b.kind !== "list") continue;
+      // Text drawn aside (a watermark, a margin stamp) heads nothing: see `Block.aside`.
+      if (b.aside === "slanted" || (b.aside === "sideways" && !p.frame?.angle)) continue;
       const text = b.text.trim();
       if (contents && /\S\s+\d{1,4}$/.test(text)) continue;
       const fromOutline = outlineLevel(text, p.number);

@@ -24,7 +24,17 @@ const MATH_SYMBOLS = /[=+\u2212\u00b1\u00d7\u00f7\u2200-\u22ff\u2190-\u21ff\u221
 const LONE_GREEK = /(?<![\p{Script=Greek}\p{M}])[\u0391-\u03c9](?![\p{Script=Greek}\p{M}])/gu;
 
 /** Whether the run's baseline is horizontal (rotation within 2° of 0). */
-const horizontal = (r: TextRun): boolean => Math.abs(r.angle) < 2 || Math.abs(r.angle - 360) < 2;
+export const horizontal = (r: TextRun): boolean => Math.abs(r.angle) < 2 || Math.abs(r.angle - 360) < 2;
+
+/**
+ * Whether the run's baseline is off the page's axes (more than 2° from any right angle):
+ * a diagonal watermark (`DRAFT`, `CONFIDENTIAL` kept when watermarks are not removed), a
+ * chart's slanted labels. Text a document reads by is set level or at right angles.
+ */
+export const offAxis = (r: TextRun): boolean => {
+  const slant = ((r.angle % 90) + 90) % 90;
+  return slant > 2 && slant < 88;
+};
 
 /**
  * Groups runs into lines: a run shares a row with the runs near it when it overlaps each

@@ -5,7 +5,7 @@
  * reading order) is `table-cells.ts`.
  */
 import { hasRtl } from "./bidi.js";
-import { buildLines } from "./lines.js";
+import { buildLines, offAxis } from "./lines.js";
 import { ruledTables } from "./ruled-tables.js";
 import { distinct, mergeSegments, touches } from "./segments.js";
 import { finishCell, NUMBER, readingColumns } from "./table-cells.js";
@@ -134,7 +134,10 @@ function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], 
     const k = cellAt[row * nCols + col];
     return k === undefined ? undefined : cells[k];
   };
+  // A slanted run (a diagonal watermark drawn over the table, letter by letter in
+  // Chromium) is no cell's text: it stays out of the grid, read as the page's.
   const inside = runs.filter((run) => {
+    if (offAxis(run)) return false;
     const cx = (run.x0 + run.x1) / 2;
     const cy = (run.y0 + run.y1) / 2;
     return cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1;

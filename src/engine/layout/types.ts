@@ -135,6 +135,12 @@ export interface Block extends Rect {
    * a heading (a field's font grows to fill it) nor code (values typed in Courier).
    */
   annotation?: boolean;
+  /**
+   * No line of it level (classify.ts): `slanted` off the page's axes (a diagonal
+   * watermark) or `sideways` at a right angle (a margin stamp, a thumb tab). Slanted text
+   * is never a heading; nor is sideways text on a page read upright (its frame not turned).
+   */
+  aside?: "slanted" | "sideways";
   /** A margin note (its lines cut off the column beside them): read after that column's text beside it. */
   note?: boolean;
   /** Table: the most common type size of its cells' text (body text, when tables are most of it). */

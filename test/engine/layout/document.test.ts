@@ -209,6 +209,16 @@ describe("finishDocument", () => {
     expect(decide(finishDocument(compacted))).toEqual(full);
   });
 
+  it("makes no heading of text drawn aside: a slanted watermark, a sideways margin stamp (on pages read upright), even compacted", () => {
+    const body = [run("1 Introduction", 100, 60, { fontSize: 14, bold: true }), run("some body text that is long enough to be the body size of the page", 100, 100)];
+    const stamp = (angle: number): TextRun => ({ ...run("arXiv:2403.01234v2 [cs.IR] 14 Mar 2024", 35, 83, { fontSize: 20, angle }), x1: 53, y1: 425 });
+    const watermark = { ...run("CONFIDENTIAL", 150, 300, { fontSize: 60, angle: 45 }), x1: 450, y1: 600 };
+    const titles = (p: PageLayout): string[] => finishDocument([compactLayout({ ...p, rotate: 0 })]).filter((l) => l.block.kind === "title").map((l) => l.block.text);
+    expect(titles(page(1, [...body, stamp(90), watermark]))).toEqual(["1 Introduction"]);
+    // In a turned frame (a vertically set page) the level text of the page is sideways.
+    expect(titles({ ...page(1, [...body, stamp(90)]), frame: { angle: 270, width: 800, height: 600 } })).toEqual(["1 Introduction", "arXiv:2403.01234v2 [cs.IR] 14 Mar 2024"]);
+  });
+
   it("finds running heads and page numbers set further in than the margins, and keeps chapter titles", () => {
     // LaTeX's report class: a chapter opens with a large title and its number at the
     // foot (7/8 down); other pages carry the chapter's name and the number an eighth down.

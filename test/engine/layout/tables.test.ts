@@ -49,6 +49,14 @@ describe("findTables", () => {
     expect(tables[0]!.cells.map((c) => c.text)).toEqual(["Left", "Right"]);
   });
 
+  it("keeps a slanted watermark's letters out of the cells they are drawn over; sideways heads stay", () => {
+    const segments = [h(100, 50, 250), h(160, 50, 250), h(180, 50, 250), v(50, 100, 180), v(150, 100, 180), v(250, 100, 180)];
+    const head = { ...run("Total", 195, 110, { angle: 90 }), x1: 205, y1: 150 };
+    const letter = { ...run("R", 170, 150, { fontSize: 64, angle: 35 }), x1: 230, y1: 200 };
+    const { tables } = findTables(segments, [run("Site", 55, 105), head, letter, run("Quay", 55, 165), run("9,210", 155, 165)], page);
+    expect(tables[0]!.cells.map((c) => c.text)).toEqual(["Site", "Total", "Quay", "9,210"]);
+  });
+
   it("joins a word hyphenated at a cell's line end, and keeps the hyphen for a writer that does not hyphenate", () => {
     const segments = [h(100, 50, 250), h(140, 50, 250), v(50, 100, 140), v(150, 100, 140), v(250, 100, 140)];
     const runs = [run("Alpha", 55, 105), run("a state-", 155, 105), run("funded scheme", 155, 118)];
