@@ -5,6 +5,7 @@
 import { NUMBERED_HEADING } from "./classify.js";
 import type { PageLayout } from "./document.js";
 import { bodySize } from "./body-size.js";
+import { fromFrame } from "./frame.js";
 import { noteNumber } from "./row-joins.js";
 import { lineCount, type Block, type BlockKind } from "./types.js";
 
@@ -37,7 +38,9 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
   const slots = new Map<string, { page: number; block: Block }[]>();
   // `12`, `- 12 -`, or a front matter's `v` (its value: `v` on page 5 counts with it).
   const pageNo = (b: Block): RegExpExecArray | null => /^[-\u2013\u2014]?\s*(\d{1,4}|[ivxl]{1,6})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
-  for (const p of pages) {
+  for (const page of pages) {
+    // Judged as shown: a page laid out in a turned frame keeps its running text upright.
+    const [p, original] = shown(page);
     const free = p.blocks.filter((b) => b.kind === "text");
     if (free.length === 0) continue;
     const first = free.reduce((a, b) => (b.y0 < a.y0 ? b : a));
@@ -56,14 +59,14 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
         if (m && hangsBeforeNote(b, row)) continue;
         if (m) {
           const n = /^\d/.test(m[1]!) ? Number(m[1]) : (noteNumber(m[1]!) ?? NaN);
-          collect(numbers, `${zone}|${n - p.number}`, { page: p.number, block: b });
+          collect(numbers, `${zone}|${n - p.number}`, { page: p.number, block: original(b) });
           continue;
         }
         // A bold line, or a numbered one (`Chapter 2`, `Exercise 3`) with no page number
         // beside it, opens the page's content; running heads sit in one slot.
         if (b.bold || (!numbered && NUMBERED_HEADING.test(b.text.trim()))) continue;
-        collect(texts, `${zone}|${Math.round(b.y0 / 2)}|${normalise(b.text)}`, { page: p.number, block: b });
-        if (lineCount(b) === 1 && standsApart(b, zone, free)) collect(slots, `${zone}|${Math.round(b.y0 / 2)}|${Math.round(b.fontSize * 2)}`, { page: p.number, block: b });
+        collect(texts, `${zone}|${Math.round(b.y0 / 2)}|${normalise(b.text)}`, { page: p.number, block: original(b) });
+        if (lineCount(b) === 1 && standsApart(b, zone, free)) collect(slots, `${zone}|${Math.round(b.y0 / 2)}|${Math.round(b.fontSize * 2)}`, { page: p.number, block: original(b) });
       }
     }
   }
@@ -86,6 +89,22 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
     if (onPages(found) < most) continue;
     for (const f of found) if (f.block.kind === "text") f.block.kind = key.startsWith("top") ? "header" : "footer";
   }
+}
+
+/**
+ * A page as shown: for one laid out in a turned frame, copies of its blocks with their
+ * boxes in display space, and the way back from a copy to its block.
+ */
+function shown(p: PageLayout): [PageLayout, (b: Block) => Block] {
+  const frame = p.frame;
+  if (!frame || frame.angle === 0) return [p, (b) => b];
+  const back = new Map<Block, Block>();
+  const blocks = p.blocks.map((b) => {
+    const copy = { ...b, ...fromFrame(b, frame) };
+    back.set(copy, b);
+    return copy;
+  });
+  return [{ ...p, width: frame.width, height: frame.height, blocks }, (b) => back.get(b) ?? b];
 }
 
 /**
@@ -119,13 +138,45 @@ function hangsBeforeNote(num: Block, blocks: readonly Block[]): boolean {
   return blocks.some((o) => o !== num && lineCount(o) >= 2 && o.x0 > num.x1 && o.x0 - num.x1 <= 3 * num.fontSize && Math.abs(o.y0 - num.y0) <= 0.5 * h);
 }
 
-/** Repeated text in the top/bottom margins → header / footer; lone numbers there → page number. */
+/**
+ * Where a block stands in its page's margins, in display space (a page laid out in a
+ * turned frame, a sideways table's, keeps its page number and running text upright):
+ * the top or bottom band, a share of the page's height deep, or a strip up a side (a
+ * publisher's `Downloaded from` line, a chapter's thumb tab) set sideways, a share of its
+ * width wide. A page turned landscape among portrait ones keeps the margins it
+ * had in points: its bands are as deep as the usual page's (`usual`, its height).
+ */
+function marginOf(p: PageLayout, b: Block, share: number, usual: number): Zone | undefined {
+  const r = p.frame && p.frame.angle !== 0 ? fromFrame(b, p.frame) : b;
+  const [w, h] = p.frame ? [p.frame.width, p.frame.height] : [p.width, p.height];
+  const depth = share * Math.max(h, usual);
+  if (r.y1 <= depth) return "top";
+  if (r.y0 >= h - depth) return "bottom";
+  // Sideways as shown: set sideways in its frame, or level in a frame turned sideways.
+  const turned = p.frame?.angle === 90 || p.frame?.angle === 270;
+  if ((b.aside === "sideways") !== turned && (r.x1 <= share * w || r.x0 >= (1 - share) * w)) return "side";
+  return undefined;
+}
+
+type Zone = "top" | "bottom" | "side";
+
+/** The median of the pages' display heights: the document's usual page. */
+function usualHeight(pages: readonly PageLayout[]): number {
+  const hs = pages.map((p) => p.frame?.height ?? p.height).sort((a, b) => a - b);
+  return hs.length ? hs[Math.floor(hs.length / 2)]! : 0;
+}
+
+/**
+ * Repeated text in the top/bottom margins → header / footer; lone numbers there → page
+ * number. A strip up a side margin repeated on the pages is a footer (it runs beside
+ * every page, as a footer does under it); a lone number there is no page number.
+ */
 export function markRunning(pages: readonly PageLayout[], share: number): void {
   const counts = new Map<string, Set<number>>();
   // The texts under each key: digits aside alike, themselves alike or not.
   const wordings = new Map<string, Set<string>>();
-  const zone = (p: PageLayout, b: Block): "top" | "bottom" | undefined =>
-    b.y1 <= p.height * share ? "top" : b.y0 >= p.height * (1 - share) ? "bottom" : undefined;
+  const usual = usualHeight(pages);
+  const zone = (p: PageLayout, b: Block): Zone | undefined => marginOf(p, b, share, usual);
   for (const p of pages) {
     for (const b of p.blocks) {
       if (b.kind === "table" || b.kind === "image") continue;
@@ -155,7 +206,7 @@ export function markRunning(pages: readonly PageLayout[], share: number): void {
       const text = b.text.trim();
       const key = `${z}|${normalise(text)}`;
       if (PAGE_NUMBER.test(text)) {
-        if (!hangsBeforeNote(b, p.blocks)) b.kind = "page-number";
+        if (z !== "side" && !hangsBeforeNote(b, p.blocks)) b.kind = "page-number";
       } else if (body > 0 && b.fontSize >= 1.5 * body && (wordings.get(key)?.size ?? 0) > 1) continue;
       else if ((counts.get(key)?.size ?? 0) >= minPages) b.kind = z === "top" ? "header" : "footer";
     }

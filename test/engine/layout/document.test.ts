@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildBlocks, buildLines, classifyBlocks, finishDocument, type Block, type GridCell, type GridTable, type PageLayout, type TextRun } from "../../../src/engine/layout/index.js";
+import { buildBlocks, buildLines, classifyBlocks, finishDocument, toFrame, type Block, type GridCell, type GridTable, type PageLayout, type TextRun } from "../../../src/engine/layout/index.js";
 import { compactLayout } from "../../../src/engine/formats/pdf-page.js";
 import { run } from "./support.js";
 
@@ -217,6 +217,32 @@ describe("finishDocument", () => {
     expect(titles(page(1, [...body, stamp(90), watermark]))).toEqual(["1 Introduction"]);
     // In a turned frame (a vertically set page) the level text of the page is sideways.
     expect(titles({ ...page(1, [...body, stamp(90)]), frame: { angle: 270, width: 800, height: 600 } })).toEqual(["1 Introduction", "arXiv:2403.01234v2 [cs.IR] 14 Mar 2024"]);
+  });
+
+  it("finds running text where a page's shape or frame moved it: a landscape page among portrait ones, a sideways table's page", () => {
+    const footer = (n: number, h: number): TextRun => run(`Riverside Housing Co-operative · Board minutes · Page ${n}`, 60, h - 64, { fontSize: 8 });
+    const body = (n: number): TextRun => run(`The board agreed item ${n} of the agenda, as the minutes of the last meeting record.`, 60, 300);
+    const portrait = (n: number): PageLayout => ({ ...page(n, [body(n), footer(n, 842)]), width: 595, height: 842 });
+    // Page 2 is landscape (842 × 595): its footer, 64 pt up, is 11 % of its height.
+    const landscape: PageLayout = { ...page(2, [body(2), footer(2, 595)]), width: 842, height: 595 };
+    expect(finishDocument([portrait(1), landscape, portrait(3)]).map((l) => [l.page, l.block.kind])).toEqual([1, 2, 3].flatMap((n) => [[n, "text"], [n, "footer"]]));
+    // A sideways table's page, laid out in its turned frame (90°), keeps its number upright
+    // at the foot as shown, as far up as the other pages' (LaTeX: an eighth of the page).
+    const frame = { angle: 90, width: 612, height: 792 } as const;
+    const number = (n: number): TextRun => run(String(n), 303, 696);
+    const upright = (n: number): PageLayout => ({ ...page(n, [run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300), number(n)]), width: 612, height: 792 });
+    const turned: PageLayout = { ...page(2, [run("Parser Upright text Sideways table Rotated heads Landscape page", 150, 200), { ...number(2), ...toFrame(number(2), frame), angle: 90 }]), width: 792, height: 612, frame };
+    expect(finishDocument([upright(1), turned, upright(3)]).map((l) => [l.page, l.block.kind])).toEqual([1, 2, 3].flatMap((n) => [[n, "text"], [n, "page-number"]]));
+  });
+
+  it("takes a sideways strip repeated in a side margin for a footer (a publisher's Downloaded from), not a one-page stamp", () => {
+    const strip = { ...run("Downloaded from https://example-journal.org/article/12/3/45 by guest on 2 April 2024", 580, 200, { angle: 90 }), x1: 590, y1: 620 };
+    const stamp = { ...run("arXiv:2403.01234v2 [cs.IR] 14 Mar 2024", 35, 300, { angle: 90, fontSize: 20 }), x1: 53, y1: 640 };
+    const body = (n: number): TextRun => run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300);
+    const pages = [1, 2, 3].map((n) => page(n, n === 1 ? [body(n), strip, stamp] : [body(n), strip]));
+    const laid = finishDocument(pages);
+    expect(laid.filter((l) => l.block.text.startsWith("Downloaded")).map((l) => l.block.kind)).toEqual(["footer", "footer", "footer"]);
+    expect(laid.find((l) => l.block.text.startsWith("arXiv"))?.block.kind).toBe("text");
   });
 
   it("finds running heads and page numbers set further in than the margins, and keeps chapter titles", () => {
