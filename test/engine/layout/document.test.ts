@@ -119,6 +119,22 @@ describe("finishDocument", () => {
     expect(laid[goesOn]!.continuationOf).toBe(laid.findIndex((l) => l.block.text.startsWith("Each page")));
   });
 
+  it("measures a law review's body past its footnotes, which outweigh it: short paragraphs are no headings", () => {
+    const note = "See generally Grant Gilmore, The Death of Contract 64-72 (1974) (describing the rise of reliance as a competitor to bargain).";
+    const notes = (first: number) => Array.from({ length: 6 }, (_, i) => run(`${first + i} ${note}`, 50, 480 + 40 * i, { fontSize: 10, x1: 550 }));
+    const p1 = page(1, [
+      run("The doctrine of promissory estoppel occupies an uneasy place in contract.1", 50, 100, { fontSize: 12 }),
+      run("Part I traces the emergence of the reliance measure after Hoffman.2", 50, 140, { fontSize: 12 }),
+      run("The remainder of this Introduction explains why the gap matters as much for", 50, 180, { fontSize: 12 }),
+      ...notes(1),
+    ]);
+    const p2 = page(2, [run("litigation.7", 50, 60, { fontSize: 12 }), run("Two features of the case law deserve emphasis.8", 50, 100, { fontSize: 12 }), ...notes(7)]);
+    const laid = finishDocument([p1, p2]);
+    expect(laid.filter((l) => l.block.kind === "title")).toEqual([]);
+    const tail = laid.find((l) => l.block.text === "litigation.7")!;
+    expect(laid[tail.continuationOf!]!.block.text).toMatch(/^The remainder/);
+  });
+
   it("links a sentence cut by a page break, not a finished one", () => {
     const laid = finishDocument([page(1, [run("this sentence goes on", 50, 700)]), page(2, [run("and ends here.", 50, 60), run("New sentence.", 50, 100)]), page(3, [run("Fresh start.", 50, 60)])]);
     expect(laid.map((l) => l.continuationOf)).toEqual([undefined, 0, undefined, undefined]);
