@@ -548,6 +548,12 @@ function monoSpaces(prev: TextRun, next: TextRun): string {
 
 /** A footnote's mark: a number, a letter or a reference sign (`*` stays glued: `* ` opens a list item). */
 const NOTE_MARK = /^(?:\d{1,3}|[a-z]|[\u2020\u2021\u00a7\u00b6]{1,3})$/;
+/**
+ * What a note's text opens with after its raised mark: a word, or a law review's citation
+ * (`⁴133 N.W.2d 267`, `⁵§ 90(1)`, `⁶“Id.”`, `⁷(1990)`) — a number, a section sign, a
+ * bracket or a quotation mark.
+ */
+const NOTE_OPENS = /[\p{L}\p{N}\u00a7(["'\u2018\u201c]/u;
 
 /**
  * The narrowest gap (font sizes) between two Chinese or Japanese runs of a line, or
@@ -580,6 +586,6 @@ function needsSpace(prev: TextRun, next: TextRun, textSoFar: string, cjkGap = In
   const b = next.text[0] ?? "";
   if (isSolidCjk(a) && isSolidCjk(b)) return gap > 0.6 * em || (gap >= 0.18 * em && gap / em >= cjkGap + 0.15);
   // A note's raised mark opening its line (`¹Minutes of each meeting`) is a word of its own.
-  if (textSoFar === prev.text && NOTE_MARK.test(prev.text) && /\p{L}/u.test(b) && prev.fontSize <= 0.85 * next.fontSize && prev.y1 <= next.y1 - 0.2 * next.fontSize) return true;
+  if (textSoFar === prev.text && NOTE_MARK.test(prev.text) && NOTE_OPENS.test(b) && prev.fontSize <= 0.85 * next.fontSize && prev.y1 <= next.y1 - 0.2 * next.fontSize) return true;
   return gap > 0.12 * em;
 }

@@ -167,6 +167,14 @@ describe("buildLines: notes and items numbered in a stack", () => {
     const cells = [run("1", 50, 100, { x1: 55 }), run("Widget", 78, 100), run("2", 50, 113, { x1: 55 }), run("Bracket", 78, 113), run("3", 50, 126, { x1: 55 }), run("Hinge", 78, 126)];
     expect(buildLines(cells).map((l) => l.text)).toEqual(["1", "Widget", "2", "Bracket", "3", "Hinge"]);
   });
+
+  it("keeps a raised note mark apart from a citation opening with a number, a section sign or a quotation mark (a law review)", () => {
+    const mark = (n: string, top: number) => run(n, 50, top - 1, { fontSize: 6, x1: 53.5, y1: top + 4 });
+    const notes = [mark("4", 700), run("133 N.W.2d 267 (Wis. 1965).", 53.5, 700, { fontSize: 8 }), mark("5", 712), run("§ 90(1) (Am. L. Inst. 1981).", 53.5, 712, { fontSize: 8 })];
+    expect(buildLines(notes).map((l) => l.text)).toEqual(["4 133 N.W.2d 267 (Wis. 1965).", "5 § 90(1) (Am. L. Inst. 1981)."]);
+    // Set on the baseline and as large as the text, a figure goes on the number.
+    expect(buildLines([run("4", 50, 700, { fontSize: 8, x1: 54 }), run("133 N.W.2d", 54, 700, { fontSize: 8 })]).map((l) => l.text)).toEqual(["4133 N.W.2d"]);
+  });
 });
 
 describe("buildLines: what numbered notes and form rows are not", () => {
