@@ -88,7 +88,7 @@ export function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (
   // First-line indent of a new paragraph, unless the block is one full line whose
   // sentence runs on: a hanging indent (a bibliography entry, a description list's item).
   if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs && !centredOn(b, line)) {
-    const runsOn = b.lines.length === 1 && !FULL_STOP.test(last.text.trimEnd()) && columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - 2 * fs;
+    const runsOn = b.lines.length === 1 && (!FULL_STOP.test(last.text.trimEnd()) || AUTHOR_YEAR.test(last.text.trimEnd())) && columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - 2 * fs;
     return !runsOn && !underNumber(first, line, rtl);
   }
   // A form's rows (`Label:⇥value`, the values at one tab stop) are a paragraph each, and
@@ -175,6 +175,12 @@ const OPEN_END = /\b(?:the|a|an|of|to|and|or|in|on|for|with|by|at|from|that|whic
 
 /** A line leading into what follows it (`Supplier details:`). */
 const TERMINAL_COLON = /[:：]\s*$/;
+
+/**
+ * An author-year reference's authors and date filling its first line (`Brown, L., Gans, N.,
+ * …, and Zhao, L. (2005).`): its title runs on under it, for all the full stop.
+ */
+const AUTHOR_YEAR = /^\p{Lu}[\p{L}'\u2019-]+,\s+\p{Lu}.*\s\(?\d{4}[a-z]?\)?\.$/u;
 
 /** A sentence's end that no hanging line runs on from (a colon may, a semicolon too). */
 const FULL_STOP = /[.!?。！？\u061f\u06d4\u0964\u0965\u1362\u17d4\u104b]["”’)）]?$/;

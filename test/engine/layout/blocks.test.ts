@@ -266,6 +266,14 @@ describe("buildBlocks", () => {
     // An entry's first line may end at a colon (`…relevance framework:`) and run on.
     const colon = blocksOf([run("[1] S. Robertson and H. Zaragoza. The probabilistic relevance framework:", 10, 100, full), run("BM25 and beyond. Foundations and Trends, 2009.", 25, 112), run("[2] J. Lin. A proposed conceptual framework for a representational approach to", 10, 124, full), run("information retrieval. SIGIR Forum, 2021.", 25, 136)]);
     expect(colon.map((b) => b.text.slice(0, 3))).toEqual(["[1]", "[2]"]);
+    // An author-year entry's first line may hold its authors and date alone (`(2005).`).
+    const year = blocksOf([
+      run("Brown, L., Gans, N., Mandelbaum, A., Sakov, A., Shen, H., and Zhao, L. (2005).", 10, 100, full),
+      run("Statistical analysis of a telephone call center. JASA, 100(469):36-50.", 25, 112, { x1: 250 }),
+      run("Garnett, O., Mandelbaum, A., and Reiman, M. (2002). Designing a call center", 10, 124, full),
+      run("with impatient customers. MSOM, 4(3):208-227.", 25, 136, { x1: 200 }),
+    ]);
+    expect(year.map((b) => b.text.slice(0, 6))).toEqual(["Brown,", "Garnet"]);
     // A one-line paragraph that ends its sentence, or stops short of the column's edge, is
     // followed by a new paragraph at a first-line indent.
     const paras = blocksOf([run("A full line of prose that ends the paragraph right at the edge.", 10, 100, full), run("Indented start of the next paragraph", 25, 112), run("Dear Sir,", 10, 140), run("I write to you about the order that reached us broken and late.", 25, 152, full), run("full reference line to set the column's right edge for the rest", 10, 164, full)]);
