@@ -7,6 +7,12 @@ import { speakerLines } from "./speakers.js";
 import { atPagePitch, setSolid, tightPitch, widerSpaced } from "./spacing.js";
 import { joinsUnspaced, overlap, type Block, type Line } from "./types.js";
 
+/**
+ * A line's end that is an abbreviation, no sentence's end (`Hoffman v.` / `Red Owl
+ * Stores`, `see, e.g.`): the citations of law and academic prose.
+ */
+const ABBREVIATION = /(?:^|[\s(])(?:v|vs|cf|e\.g|i\.e|Mr|Mrs|Ms|Dr|Prof|pp|No|Fig|Eq|Vol)\.\s*$/;
+
 /** Tuning for {@link buildBlocks}. */
 export interface BlockOptions {
   /** Largest gap between two lines of one paragraph, in font sizes. @default 0.7 */
@@ -81,9 +87,19 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
     const end = endOf(last, rtl);
     const edge = columnEnd(sorted, k, last, rtl);
     if (edge - end > firstWordWidth(line) + 0.5 * line.fontSize) return false;
-    if (!endsSentence(last)) return true;
+    if (!endsSentence(last) || ABBREVIATION.test(last.text)) return true;
     const flush = (l: Line | undefined): boolean => l !== undefined && Math.abs(endOf(l, rtl) - end) <= 1;
     return edge - end <= 1 && (b.lines.length >= 2 ? flush(b.lines[b.lines.length - 2]) : flush(line) && flush(below(k)));
+  };
+  // Whether line `k`, short, is the last line of block `b`'s paragraph, its one line set in
+  // and full: it starts up to 4 em left of it, back at the margin, reaches past its start
+  // and ends the sentence that line left open (`Part I traces … Red Owl` / `Stores.4`, an
+  // epigraph's `pity.` under its first line), though they overlap too little to tell by
+  // their widths. A man page's next term, hanging left of the description above it
+  // (`file1 −ot file2`, `%(datefmt)T`), ends no sentence.
+  const underIndent = (k: number, b: Block, line: Line): boolean => {
+    const last = b.lines[0]!;
+    return b.lines.length === 1 && line.x0 < last.x0 && last.x0 - line.x0 <= 4 * line.fontSize && line.x1 > last.x0 && endsSentence(line) && !endsSentence(last) && filled(k, last, line, false);
   };
   // Whether a line of line `k`'s size stands a row under `last` and a row over line `k`,
   // across both (set solid, its box overlapping theirs): a line never joins a block past
@@ -139,7 +155,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         if (Math.abs(line.fontSize - last.fontSize) > (ocrSlack ? 0.25 : 0.15) * fs) continue;
         if (line.mono !== last.mono || (line.bold !== last.bold && !(line.mono && highlighted(line.bold ? line : last)))) continue;
         const ov = overlap(line.x0, line.x1, b.x0, b.x1);
-        if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0) && !(line.mono && underListing(b, line))) continue;
+        if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0) && !(line.mono && underListing(b, line)) && !underIndent(k, b, line)) continue;
         // The next speaker's turn, once the line above has finished (or broken off) its sentence.
         if (speakers.has(line) && (endsSentence(last) || BROKEN_OFF.test(last.text))) continue;
         if (!line.mono && (widerSpaced(b, line, tight, below(k), () => filled(k, last, line, votes !== undefined && rtlWins(votes.get(b)!))) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;

@@ -219,6 +219,36 @@ describe("buildBlocks", () => {
     expect(blocksOf(entries.map((t, i) => run(t, 10, 100 + 19.5 * i, { y1: 111.6 + 19.5 * i })))).toHaveLength(7);
   });
 
+  it("keeps a paragraph's short last line under its one line set in and full, at a 1.5 pitch, after an abbreviation, and under an epigraph's first line", () => {
+    const full = (text: string, x: number, top: number) => run(text, x, top, { x1: 532 });
+    const blocks = blocksOf([
+      full("Courts that once treated reliance as a mere substitute for", 97, 100),
+      full("consideration now speak of it as an independent ground of", 79, 123),
+      run("liability, yet the remedies stay tied to expectation.", 79, 146),
+      full("This Article argues that the mismatch is no accident of", 97, 169),
+      full("doctrinal history but a predictable consequence of how the", 79, 192),
+      run("appellate courts frame the question of damages.", 79, 215),
+      full("Part I traces the emergence of the reliance measure after Hoffman v.", 97, 238),
+      run("Red Owl Stores.4", 79, 261),
+      full("Part II presents an empirical study of 412 reported decisions and", 97, 284),
+      full("shows that the measure of recovery correlates with findings of", 79, 307),
+      run("bad faith far more than with the Restatement's factors.", 79, 330),
+    ]);
+    expect(blocks.map((b) => b.lines.length)).toEqual([3, 3, 2, 3]);
+    // LibreOffice's lines at 1.5: the short line starts left of the indented one's start.
+    const libre = blocksOf([
+      ...[0, 1, 2, 3, 4, 5].map((i) => full(`Prose line number ${i} of the measured paragraphs above, set at 1.5.`, 57, 100 + 21.2 * i)),
+      full("Part I traces the emergence of the reliance measure after Hoffman v. Red Owl", 93, 240),
+      run("Stores.", 57, 261.2, { x1: 95 }),
+      run("file1 -ot file2", 57, 282.4, { x1: 110 }),
+    ]);
+    // A man page's next term hanging left of the description above it ends no sentence.
+    expect(libre.slice(-2).map((b) => b.text)).toEqual(["Part I traces the emergence of the reliance measure after Hoffman v. Red Owl Stores.", "file1 -ot file2"]);
+    // An epigraph set in 1.5 em, its short last line back at its margin.
+    const epigraph = blocksOf([run("The sea has neither meaning nor", 182, 181, { fontSize: 9, x1: 332.6 }), run("pity.", 168.6, 194, { fontSize: 9, x1: 187.6 }), run("— Anton Chekhov", 265.6, 208.4, { fontSize: 9, x1: 347.2 })]);
+    expect(epigraph.map((b) => b.text)).toEqual(["The sea has neither meaning nor pity.", "— Anton Chekhov"]);
+  });
+
   it("joins lines set solid whose boxes overlap (Chromium's 1.36 em boxes, 12 pt on 12 pt), in order, and never past a line left out", () => {
     const solid = (text: string, top: number, opts = {}) => run(text, 10, top, { y1: top + 13.6, x1: 300, ...opts });
     const blocks = blocksOf([
