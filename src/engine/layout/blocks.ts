@@ -13,6 +13,20 @@ import { joinsUnspaced, overlap, type Block, type Line } from "./types.js";
  */
 const ABBREVIATION = /(?:^|[\s(])(?:v|vs|cf|e\.g|i\.e|Mr|Mrs|Ms|Dr|Prof|pp|No|Fig|Eq|Vol)\.\s*$/;
 
+/** Whether a line opens with a note's raised mark: a number or sign set smaller than the text after it, and raised. */
+const raisedMark = (l: Line): boolean => {
+  const [mark, words] = l.runs;
+  return mark !== undefined && words !== undefined && NOTE_MARK.test(mark.text) && mark.fontSize <= 0.85 * words.fontSize && mark.y1 <= words.y1 - 0.2 * words.fontSize;
+};
+const NOTE_MARK = /^\s*(?:\d{1,3}|[*\u2020\u2021\u00a7\u00b6])\s*$/;
+
+/**
+ * Whether `line` is the next footnote: it opens with a raised mark where block `b`'s
+ * first line opened with one (LaTeX sets its notes a paragraph each, the marks at one
+ * indent, and a note of one line may end just short of the column: `…(1990).` / `⁷Alan…`).
+ */
+const nextNote = (b: Block, line: Line): boolean => raisedMark(line) && Math.abs(line.x0 - b.lines[0]!.x0) <= 1 && raisedMark(b.lines[0]!);
+
 /** Tuning for {@link buildBlocks}. */
 export interface BlockOptions {
   /** Largest gap between two lines of one paragraph, in font sizes. @default 0.7 */
@@ -158,6 +172,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         if (ov < 0.5 * Math.min(line.x1 - line.x0, b.x1 - b.x0) && !(line.mono && underListing(b, line)) && !underIndent(k, b, line)) continue;
         // The next speaker's turn, once the line above has finished (or broken off) its sentence.
         if (speakers.has(line) && (endsSentence(last) || BROKEN_OFF.test(last.text))) continue;
+        if (nextNote(b, line)) continue;
         if (!line.mono && (widerSpaced(b, line, tight, below(k), () => filled(k, last, line, votes !== undefined && rtlWins(votes.get(b)!))) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;
         if (skips(k, last)) continue;
         best = b;

@@ -52,6 +52,19 @@ describe("buildBlocks", () => {
     ]);
   });
 
+  it("starts the next footnote at its raised mark though the note above ends just short of the column (LaTeX)", () => {
+    const note = { fontSize: 8, x1: 400 };
+    const mark = (n: string, top: number) => run(n, 60, top - 1, { fontSize: 6, x1: 63.5, y1: top + 4 });
+    const blocks = blocksOf([
+      mark("6", 600),
+      run("Douglas Laycock, The Death of the Irreparable Injury Rule, 103 Harv. L. Rev. 687 (1990).", 63.5, 600, { ...note, x1: 395 }),
+      mark("7", 610),
+      run("Alan Schwartz & Robert E. Scott, Precontractual Liability and Preliminary Agreements,", 63.5, 610, note),
+      run("120 Harv. L. Rev. 661, 663-65 (2007).", 50, 620, { fontSize: 8 }),
+    ]);
+    expect(blocks.map((b) => b.text.slice(0, 7))).toEqual(["6 Dougl", "7 Alan "]);
+  });
+
   it("keeps a centred paragraph's shorter last line, and reads an em dash's attribution as text", () => {
     const centred = (text: string, top: number) => run(text, 300 - text.length * 2.5, top);
     const blocks = blocksOf([centred("We make freight simple, reliable and", 100), centred("affordable for every small business in", 112), centred("Europe, from the first parcel to the ten", 124), centred("thousandth.", 136)]);
