@@ -109,44 +109,68 @@ function lineNumbers(column: readonly Numeral[], rows: readonly TextRun[]): bool
   }
   const step = mostCommon(steps);
   if (![1, 2, 5, 10].includes(step) || steps.filter((s) => s === step).length < 0.8 * steps.length) return false;
-  // Under eight, only every fifth or tenth line numbered, out in the page's margin.
-  if (column.length < MIN_NUMBERS && !(step >= 5 && column.every((n) => n.value % step === 0) && inMargin(column, rows))) return false;
   const pitch = [...pitches].sort((a, b) => a - b)[pitches.length >> 1]!;
   if (pitches.filter((p) => Math.abs(p - pitch) <= 0.15 * pitch).length < 0.6 * pitches.length) return false;
-  if (!clear(column, rows, pitch)) return false;
+  // Under eight, only every fifth or tenth line numbered, out in the page's margin.
+  if (column.length < MIN_NUMBERS && !(step >= 5 && column.every((n) => n.value % step === 0) && inMargin(column, rows))) return false;
+  if (!clear(column, rows, pitch, step >= 5)) return false;
   // Apart from the text on their rows, and told from a list's numbers.
   let alone = 0;
   let midSentence = 0;
   let smaller = 0;
+  let near = 0;
   for (const n of column) {
     const em = n.fontSize;
     const beside = rowRuns(rows, n).filter((r) => !n.runs.includes(r));
-    const near = beside.filter((r) => r.x1 > n.x0 - em && r.x0 < n.x1 + em);
-    if (near.length) return false;
+    if (beside.some((r) => r.x1 > n.x0 - em && r.x0 < n.x1 + em)) near++;
     const after = beside.filter((r) => r.x0 >= n.x1).sort((a, b) => a.x0 - b.x0)[0];
     if (!beside.length) alone++;
     if (after && /^\s*\p{Ll}/u.test(after.text)) midSentence++;
-    if (after && n.fontSize <= 0.9 * after.fontSize) smaller++;
+    // Against the text after the number, or before it when the numbers stand right of
+    // the text (a poem's 5, 10, 15 out past its lines).
+    const text = after ?? beside.filter((r) => r.x1 <= n.x0).sort((a, b) => b.x1 - a.x1)[0];
+    if (text && n.fontSize <= 0.9 * text.fontSize) smaller++;
   }
+  // A verse line long enough to reach its number (numbers set at one place a little past
+  // the usual line) is a near miss or two; a list has its text beside every number.
+  if (near > Math.floor(0.2 * column.length)) return false;
   return alone >= 2 || midSentence >= 2 || smaller >= 0.5 * column.length;
 }
 
+/** The width of one figure of a column's numbers (the widest number's width over its figures). */
+const figureWidth = (column: readonly Numeral[]): number => Math.max(...column.map((n) => (n.x1 - n.x0) / String(n.value).length));
+
+/**
+ * Whether run `r` reaches no more than `figure` (a figure's width) into numbers spanning
+ * `x0`–`x1` from one side: a long verse line's end (its comma, drawn alone) under a
+ * poem's line numbers set at one place, where a table's `No.` or a paragraph stands over
+ * them.
+ */
+const grazes = (r: TextRun, x0: number, x1: number, figure: number): boolean => (r.x0 < x0 + figure && r.x1 <= x0 + figure) || (r.x1 > x1 - figure && r.x0 >= x1 - figure);
+
 /**
  * Whether nothing else stands in a column's strip (its width and 0.5 em either side), from
- * a few lines above its first number to a few below its last: line numbers have the
- * margin or the gutter to themselves, where a table's row numbers have their `No.` over
- * them and a list's numbers the paragraph before it.
+ * three lines (of `pitch`) above its first number to three below its last: line numbers
+ * have the margin or the gutter to themselves, where a table's row numbers have their
+ * `No.` over them and a list's numbers the paragraph before it. Numbers counting by five
+ * or ten (`sparse`) are neither: they need only the rows next to them clear (within 1 em:
+ * a poem's notes follow its last line, and that may be numbered), and text grazing them
+ * (see {@link grazes}) is not in the way.
  */
-function clear(column: readonly Numeral[], rows: readonly TextRun[], pitch: number): boolean {
+function clear(column: readonly Numeral[], rows: readonly TextRun[], pitch: number, sparse: boolean): boolean {
   const own = new Set(column.flatMap((n) => n.runs));
   const em = column[0]!.fontSize;
-  const x0 = Math.min(...column.map((n) => n.x0)) - 0.5 * em;
-  const x1 = Math.max(...column.map((n) => n.x1)) + 0.5 * em;
-  const y0 = column[0]!.y0 - 3 * pitch;
-  const y1 = column[column.length - 1]!.y1 + 3 * pitch;
+  const reach = sparse ? em : 3 * pitch;
+  const figure = sparse ? figureWidth(column) : 0;
+  const left = Math.min(...column.map((n) => n.x0));
+  const right = Math.max(...column.map((n) => n.x1));
+  const x0 = left - 0.5 * em;
+  const x1 = right + 0.5 * em;
+  const y0 = column[0]!.y0 - reach;
+  const y1 = column[column.length - 1]!.y1 + reach;
   for (const r of rows) {
     if (r.y0 > y1) break;
-    if (r.y1 < y0 || own.has(r) || r.x1 <= x0 || r.x0 >= x1) continue;
+    if (r.y1 < y0 || own.has(r) || r.x1 <= x0 || r.x0 >= x1 || (sparse && grazes(r, left, right, figure))) continue;
     // Another number of the same kind counting on (pleading paper's 1–28 past the strip's
     // ends) is no text in the way.
     if (isDigits(r.text)) continue;
@@ -155,17 +179,26 @@ function clear(column: readonly Numeral[], rows: readonly TextRun[], pitch: numb
   return true;
 }
 
-/** Whether a column of numerals stands left or right of all the page's other text. */
+/**
+ * Whether a column of numerals stands left or right of all the other text from its first
+ * number's row to its last's, text grazing the numbers aside (see {@link grazes}): a poem's numbers stand out past its lines,
+ * where a headnote, an epigraph or the notes above and below may run the page's full width.
+ */
 function inMargin(column: readonly Numeral[], rows: readonly TextRun[]): boolean {
   const own = new Set(column.flatMap((n) => n.runs));
+  const figure = figureWidth(column);
   const x0 = Math.min(...column.map((n) => n.x0));
   const x1 = Math.max(...column.map((n) => n.x1));
+  const top = column[0]!.y0;
+  const bottom = column[column.length - 1]!.y1;
   let left = true;
   let right = true;
-  for (const r of rows) {
-    if (own.has(r)) continue;
-    if (r.x0 < x1) right = false;
-    if (r.x1 > x0) left = false;
+  // From the first run whose top may reach the first number's row (four times its height above it).
+  for (let i = firstFromTop(rows, top - 4 * (column[0]!.y1 - top)); i < rows.length && rows[i]!.y0 < bottom; i++) {
+    const r = rows[i]!;
+    if (own.has(r) || r.y1 <= top) continue;
+    if (r.x0 < x1 - figure) right = false;
+    if (r.x1 > x0 + figure) left = false;
     if (!left && !right) return false;
   }
   return true;
