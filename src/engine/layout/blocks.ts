@@ -4,6 +4,7 @@ import { codeLike, highlighted, indent, linePitch, prepareListing, proseLike, TW
 import { sequenceItems } from "./numbered-items.js";
 import { BROKEN_OFF, columnEnd, endOf, endsSentence, firstWordWidth, startsParagraph } from "./paragraphs.js";
 import { speakerLines } from "./speakers.js";
+import { verseLines } from "./verse.js";
 import { atPagePitch, setSolid, tightPitch, widerSpaced } from "./spacing.js";
 import { joinsUnspaced, overlap, type Block, type Line } from "./types.js";
 
@@ -64,6 +65,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
   const numbered = sequenceItems(sorted);
   const tight = tightPitch(sorted);
   const speakers = speakerLines(sorted);
+  const verse = verseLines(sorted);
   const typewritten = typewrittenPage(sorted);
   // The next line under line `k` in its column, of its size (looked for among the next eight).
   const below = (k: number): Line | undefined => {
@@ -173,7 +175,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         // The next speaker's turn, once the line above has finished (or broken off) its sentence.
         if (speakers.has(line) && (endsSentence(last) || BROKEN_OFF.test(last.text))) continue;
         if (nextNote(b, line)) continue;
-        if (!line.mono && (widerSpaced(b, line, tight, below(k), () => filled(k, last, line, votes !== undefined && rtlWins(votes.get(b)!))) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near)))) continue;
+        if (!line.mono && (widerSpaced(b, line, tight, below(k), () => filled(k, last, line, votes !== undefined && rtlWins(votes.get(b)!))) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near), verse.get(line) === last))) continue;
         if (skips(k, last)) continue;
         best = b;
         bestGap = gap;

@@ -45,9 +45,10 @@ export const endOf = (r: { x0: number; x1: number }, rtl: boolean): number => (r
 
 /**
  * Whether `line` begins a new paragraph rather than continuing block `b`. With `rtl`,
- * lines start at the right edge (measured as -x, so one set of rules serves both).
+ * lines start at the right edge (measured as -x, so one set of rules serves both). With
+ * `verse`, `line` is a verse line going on from `b`'s last (verse.ts `verseLines`).
  */
-export function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: boolean, near?: number) => number): boolean {
+export function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (rtl: boolean, near?: number) => number, verse = false): boolean {
   const first = b.lines[0]!;
   const last = b.lines[b.lines.length - 1]!;
   const fs = line.fontSize;
@@ -85,6 +86,9 @@ export function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (
   if (hasDots(last.text) && TOC_ENTRY_END.test(last.text.trimEnd())) return true;
   // An index: an entry keeps the subentries set in under it; one back at its start is the next.
   if (endsInFigure(last.text) && endsInFigure(line.text) && INDEX_ROW.test(last.text) && INDEX_ROW.test(line.text)) return start - startOf(first, rtl) < 0.5 * fs;
+  // A verse line goes on in its stanza, set in or under a short line ending its clause:
+  // only a stanza gap ends it, or the stanza's number over it.
+  if (verse) return b.lines.length === 1 && STANZA_NUMBER.test(first.text);
   // First-line indent of a new paragraph, unless the block is one full line whose
   // sentence runs on: a hanging indent (a bibliography entry, a description list's item).
   if (start - startOf(b, rtl) > 0.8 * fs && start - startOf(last, rtl) > 0.8 * fs && !centredOn(b, line)) {
@@ -162,6 +166,9 @@ function centredOn(b: Block, line: Line): boolean {
 
 /** A paragraph's number or letter (`1.`, `12)`, `(a)`, `B.`). */
 const PARAGRAPH_NUMBER = /^\s*\(?(?:\d{1,3}|\p{L})[.)]\s/u;
+
+/** A stanza's number alone on its line (`I`, `II.`, `3`): its heading, not its first line's first word. */
+const STANZA_NUMBER = /^\s*(?:[IVXLC]{1,6}|\d{1,3})\.?\s*$/;
 
 /** An utterance broken off (`I thought we —`, `and then…`). */
 export const BROKEN_OFF = /[\u2014\u2013\u2026-]\s*$/;
