@@ -271,12 +271,26 @@ export function labelledValue(rows: readonly Row[], k: number, labels: (k: numbe
  * Whether the gap before run `at` follows a list marker alone at the start of its row or
  * segment (`•`, `1.`, `(a)`) and leads to words: ReportLab, Word and LibreOffice set an
  * item's text a tab (1–2.5 em) after its marker, and the markers line up down the list
- * like a table column, but each item reads as one line from its marker.
+ * like a table column, but each item reads as one line from its marker. The marker may be
+ * drawn a glyph a run (Chromium: `(`, `c`, `)`), its runs touching.
  */
 export function hangsFromMarker(runs: readonly TextRun[], at: number, cuts: readonly number[]): boolean {
-  if (at !== 1 && !cuts.includes(at - 1)) return false;
-  return isMarker(runs[at - 1]!) && /^[\p{L}"“‘'(]/u.test(runs[at]!.text);
+  if (!/^[\p{L}"“‘'(]/u.test(runs[at]!.text)) return false;
+  if (at === 1 || cuts.includes(at - 1)) return isMarker(runs[at - 1]!);
+  // The segment's start: the last cut before `at`, or the row's.
+  let start = 0;
+  for (const c of cuts) if (c < at && c > start) start = c;
+  if (at - start > 8) return false;
+  let text = runs[start]!.text;
+  for (let i = start + 1; i < at; i++) {
+    if (runs[i]!.x0 - runs[i - 1]!.x1 > WORD_SPACE_EM * runs[i]!.fontSize) return false;
+    text += runs[i]!.text;
+  }
+  return isMarker({ ...runs[start]!, text });
 }
+
+/** A gap wider than this (font sizes) is a word space; narrower, the glyphs of one word. */
+const WORD_SPACE_EM = 0.15;
 
 /** A note's or item's number alone: `1`, `12` (`१२` in any script's digits), or in lower-case roman (LibreOffice's endnotes: `iv`). */
 const BARE_NUMBER = /^(?:\p{Nd}{1,3}|[ivxl]{1,6})$/u;

@@ -128,6 +128,13 @@ describe("buildLines: rows beside taller text and narrow column gutters", () => 
     for (let k = 0; k < 4; k++) rows.push(run(`${k + 1}.`, 50, 100 + 14 * k, { x1: 60 }), run(`${k + 2}.31`, 80, 100 + 14 * k));
     expect(texts(rows)).toEqual([1, 2, 3, 4].flatMap((n) => [`${n}.`, `${n + 1}.31`]));
   });
+
+  it("keeps a marker drawn a glyph a run on its item's line when the item's text wraps under its words", () => {
+    // Chromium draws `(c)` as three runs; an exam's part, its text a flex column 1.2 em on.
+    const glyphs = (text: string, x: number, top: number) => [...text].map((ch, i) => run(ch, x + 4 * i, top, { x1: x + 4 * (i + 1) }));
+    const runs = [...glyphs("(c)", 50, 100), run("Find the cumulative distribution function of X", 74, 100), run("and hence compute the probability.", 74, 114)];
+    expect(texts(runs)).toEqual(["(c) Find the cumulative distribution function of X", "and hence compute the probability."]);
+  });
 });
 
 describe("buildLines: table rows", () => {
