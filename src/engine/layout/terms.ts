@@ -25,7 +25,9 @@ const FINISHED = /[.!?:;]["”’)]?$/;
  * Returns the blocks with each pair made one (the definition's block, taking the term's
  * line first).
  */
-export function joinTerms(blocks: Block[]): Block[] {
+export function joinTerms(input: Block[]): Block[] {
+  // Marks beside the parts they score are joined first: they are no terms.
+  const blocks = joinMarks(input);
   const terms = blocks.filter(termLike);
   if (terms.length < 2) return blocks;
   const pairs = new Map<Block, Block>();
@@ -81,6 +83,62 @@ export function joinTerms(blocks: Block[]): Block[] {
     }
   }
   return joined.size ? blocks.filter((b) => !joined.has(b)) : blocks;
+}
+
+/**
+ * An exam's mark, alone on its line: `[5 marks]`, `(5 marks)`, `[10]`, `5 marks`, `[2 pts]`,
+ * `[Total: 20 marks]`. A figure alone in round brackets (`(5)`) is one only beside a list
+ * item: beside prose or a formula it is an equation's number.
+ */
+const MARK = /^(?:\[\s*(?:Total:?\s*)?\d{1,3}(?:\s*(?:marks?|pts?|points?))?\s*\]|\(\s*(?:Total:?\s*)?\d{1,3}\s*(?:marks?|pts?|points?)\s*\)|\d{1,3}\s*(?:marks?|pts?|points?))$/i;
+const BARE_MARK = /^\(\s*\d{1,3}\s*\)$/;
+
+/**
+ * Joins each mark of an exam paper's marks column to the part it scores: a mark alone on
+ * its line ({@link MARK}) out to the right of a block, 1 em or more past it, level (within
+ * 0.3 em) with that block's first or last line (a part's mark stands by its first line, or
+ * by its last when set flush right after the text), the block the nearest to its left on
+ * that row, in type of about its size; two marks at least so placed, their right or left
+ * edges lined up (within 2 pt). Read as a column, every mark came after every part (and a
+ * column of marks made one paragraph); each mark ends its part's text instead.
+ */
+export function joinMarks(blocks: Block[]): Block[] {
+  const markBlocks = blocks.filter((b) => b.kind === "text" && b.lines.length > 0 && b.lines.every((l) => MARK.test(l.text.trim()) || BARE_MARK.test(l.text.trim())));
+  const marks = markBlocks.flatMap((b) => b.lines);
+  if (marks.length < 2) return blocks;
+  const owner = new Map<Line, Block>();
+  for (const m of marks) {
+    const em = m.fontSize;
+    let best: Block | undefined;
+    for (const b of blocks) {
+      if (b.kind !== "text" && b.kind !== "list" && b.kind !== "title") continue;
+      if (b.lines.length === 0 || b.x1 > m.x0 - em || b.y0 > m.y1 || b.y1 < m.y0 || (best && b.x1 <= best.x1)) continue;
+      if (markBlocks.includes(b)) continue;
+      best = b;
+    }
+    if (!best || Math.abs(best.fontSize - em) > 0.25 * em) continue;
+    const [first, last] = [best.lines[0]!, best.lines[best.lines.length - 1]!];
+    if (Math.abs(first.y0 - m.y0) > 0.3 * em && Math.abs(last.y0 - m.y0) > 0.3 * em) continue;
+    if (BARE_MARK.test(m.text.trim()) && best.kind !== "list") continue;
+    owner.set(m, best);
+  }
+  // A column of marks: two at least with an edge lined up.
+  const placed = [...owner.keys()];
+  const lined = (m: Line): boolean => placed.some((o) => o !== m && (Math.abs(o.x1 - m.x1) <= 2 || Math.abs(o.x0 - m.x0) <= 2));
+  const joined = new Set(placed.filter(lined));
+  if (joined.size < 2) return blocks;
+  for (const m of [...joined].sort((a, b) => a.y0 - b.y0)) {
+    const b = owner.get(m)!;
+    b.lines = [...b.lines, m];
+    b.text = `${b.text.trimEnd()} ${m.text.trim()}`;
+    [b.x1, b.y0, b.y1] = [Math.max(b.x1, m.x1), Math.min(b.y0, m.y0), Math.max(b.y1, m.y1)];
+  }
+  // The marks' blocks keep what no part took.
+  return blocks.flatMap((b) => {
+    if (!markBlocks.includes(b)) return [b];
+    const rest = b.lines.filter((l) => !joined.has(l));
+    return rest.length ? [blockOf(b, rest, "text")] : [];
+  });
 }
 
 /**

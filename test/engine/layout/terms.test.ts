@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildBlocks, buildLines } from "../../../src/engine/layout/index.js";
-import { joinTerms, splitAtLabels } from "../../../src/engine/layout/terms.js";
+import { joinMarks, joinTerms, splitAtLabels } from "../../../src/engine/layout/terms.js";
 import { run } from "./support.js";
 
 const texts = (runs: Parameters<typeof buildLines>[0]) => joinTerms(buildBlocks(buildLines(runs))).map((b) => b.text);
@@ -74,5 +74,35 @@ describe("splitAtLabels", () => {
     expect(runOn.some((b) => b.text.endsWith("upload, or the sink retries forever when zero."))).toBe(true);
     const one = splitAtLabels(buildBlocks([...buildLines(labels.slice(1)), ...buildLines(values("A configured sink, ready to be registered."))]));
     expect(one.some((b) => b.text.endsWith("upload. A configured sink, ready to be registered."))).toBe(true);
+  });
+});
+
+describe("joinMarks", () => {
+  const marks = (runs: Parameters<typeof buildLines>[0]) => joinMarks(buildBlocks(buildLines(runs))).map((b) => b.text);
+
+  it("ends each part of an exam paper with the mark set flush right beside it", () => {
+    // Parts a tab after their markers, marks out at the right margin level with each part's first line.
+    expect(
+      marks([
+        run("(a) Show that f is a valid probability density function.", 80, 100),
+        run("[3 marks]", 480, 100),
+        run("(b) Find the cumulative distribution function of X and hence", 80, 117),
+        run("[5 marks]", 480, 117),
+        run("compute the probability that X exceeds one half.", 96, 129),
+        run("(c) Explain why the estimate is biased.", 80, 146),
+        run("[4 marks]", 480, 146),
+      ]),
+    ).toEqual([
+      "(a) Show that f is a valid probability density function. [3 marks]",
+      "(b) Find the cumulative distribution function of X and hence compute the probability that X exceeds one half. [5 marks]",
+      "(c) Explain why the estimate is biased. [4 marks]",
+    ]);
+  });
+
+  it("leaves equation numbers beside prose, and a lone mark, where they are", () => {
+    const numbered = marks([run("where the sum runs over every cell of the table", 80, 100), run("(3)", 480, 100), run("and the counts are taken from the sample above", 80, 140), run("(4)", 480, 140)]);
+    expect(numbered).toContain("(3)");
+    const lone = marks([run("(a) Show that f is a valid probability density function.", 80, 100), run("[3 marks]", 480, 100)]);
+    expect(lone).toContain("[3 marks]");
   });
 });
