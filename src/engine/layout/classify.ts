@@ -49,6 +49,7 @@ function mathShare(lines: readonly Line[]): number {
  * levels from the indentation of the page's list items.
  */
 export function classifyBlocks(blocks: Block[]): void {
+  joinAlgorithms(blocks);
   const typewritten = typewrittenPage(blocks.filter((b) => b.kind === "text" || b.kind === "list"));
   for (const b of blocks) {
     if (b.kind !== "text" && b.kind !== "list") continue;
@@ -71,6 +72,64 @@ export function classifyBlocks(blocks: Block[]): void {
   }
   joinFormulaPieces(blocks);
   assignListLevels(blocks);
+}
+
+/** An algorithm's step number opening its line: `1: input: A, b`, `12: end for`. */
+const STEP = /^(\d{1,3}):\s+\S/;
+/** What pseudo-code's steps say: its keywords, an assignment. */
+const PSEUDO_CODE = /\b(?:for|while|do|if|then|else|end|return|repeat|until|input|output|function|procedure)\b|\u2190|:=/i;
+
+/**
+ * An algorithm's numbered pseudo-code (LaTeX's `algorithmic` with line numbers, or set in
+ * `tabbing`: `1: input: …`, `2: for k = 0, … do`) is a listing: blocks whose every line
+ * opens with a step number, the numbers counting up by one from block to block, their
+ * lines starting at one place (within 2 pt) and each block within 1.5 em under the last,
+ * three steps at least, two of them with pseudo-code's words (`for`, `return`, `←`). Its
+ * bold keywords cut it into blocks (`end for` alone reads as a short bold heading) and its
+ * math into formulas; it becomes one code block instead, a line a step.
+ */
+function joinAlgorithms(blocks: Block[]): void {
+  const steps = (b: Block): number[] | undefined => {
+    if ((b.kind !== "text" && b.kind !== "list") || b.mono || b.lines.length === 0) return undefined;
+    const out: number[] = [];
+    for (const l of b.lines) {
+      const m = STEP.exec(l.text);
+      if (!m || (out.length && Number(m[1]) !== out[out.length - 1]! + 1)) return undefined;
+      out.push(Number(m[1]));
+    }
+    return out;
+  };
+  const numbered = blocks.map((b) => ({ b, n: steps(b) })).filter((c): c is { b: Block; n: number[] } => c.n !== undefined);
+  if (numbered.length === 0) return;
+  numbered.sort((p, q) => p.b.y0 - q.b.y0);
+  const gone = new Set<Block>();
+  for (let i = 0; i < numbered.length; ) {
+    const run = [numbered[i]!];
+    let j = i + 1;
+    for (; j < numbered.length; j++) {
+      const [last, next] = [run[run.length - 1]!, numbered[j]!];
+      const em = Math.max(last.b.fontSize, next.b.fontSize);
+      if (Math.abs(next.b.lines[0]!.x0 - run[0]!.b.lines[0]!.x0) > 2 || next.n[0] !== last.n[last.n.length - 1]! + 1 || next.b.y0 - last.b.y1 > 1.5 * em) break;
+      run.push(next);
+    }
+    i = j;
+    const lines = run.flatMap((c) => c.b.lines);
+    if (lines.length < 3 || lines.filter((l) => PSEUDO_CODE.test(l.text.replace(STEP, ""))).length < 2) continue;
+    const into = run[0]!.b;
+    for (const c of run.slice(1)) {
+      Object.assign(into, { x0: Math.min(into.x0, c.b.x0), y0: Math.min(into.y0, c.b.y0), x1: Math.max(into.x1, c.b.x1), y1: Math.max(into.y1, c.b.y1) });
+      gone.add(c.b);
+    }
+    into.lines = lines;
+    into.kind = "code";
+    into.bold = lines.every((l) => l.bold);
+    into.text = lines.map((l) => l.text).join("\n");
+  }
+  if (gone.size) {
+    const kept = blocks.filter((b) => !gone.has(b));
+    blocks.length = 0;
+    blocks.push(...kept);
+  }
 }
 
 /** Spacing accents drawn as glyphs of their own over a letter (`f̄`, `x̂`, `ä`). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { FIGURE_CAPTION, TABLE_CAPTION, assignListLevels } from "../../../src/engine/layout/classify.js";
+import { FIGURE_CAPTION, TABLE_CAPTION, assignListLevels, classifyBlocks } from "../../../src/engine/layout/classify.js";
+import { buildBlocks, buildLines } from "../../../src/engine/layout/index.js";
+import { run } from "./support.js";
 import type { Block } from "../../../src/engine/layout/types.js";
 
 /** A list-item block spanning x0..x1 on one line. */
@@ -85,5 +87,26 @@ describe("captions", () => {
     for (const text of ["Figure 2 shows the pipeline", "Figure 2a shows the left panel", "Figure 12 and Table 3 compare", "Figure 3.2 shows the results", "Fig. 3(a) shows"]) {
       expect(FIGURE_CAPTION.test(text), text).toBe(false);
     }
+  });
+});
+
+describe("classifyBlocks: numbered pseudo-code", () => {
+  it("makes an algorithm's numbered steps, cut into blocks by their bold keywords, one code block a line a step", () => {
+    const runs = [
+      run("1: input: A, b, tolerance τ, maximum sweeps K", 72, 100),
+      run("2: for k = 0, 1, …, K − 1 do", 72, 114),
+      run("3: x ← s / a", 72, 128),
+      run("4: end for", 72, 142, { bold: true }),
+      run("5: return x", 72, 156, { bold: true }),
+    ];
+    const blocks = buildBlocks(buildLines(runs));
+    classifyBlocks(blocks);
+    expect(blocks.map((b) => [b.kind, b.text])).toEqual([["code", "1: input: A, b, tolerance τ, maximum sweeps K\n2: for k = 0, 1, …, K − 1 do\n3: x ← s / a\n4: end for\n5: return x"]]);
+  });
+
+  it("leaves a numbered list of plain sentences alone", () => {
+    const blocks = buildBlocks(buildLines([run("1: Apples are red.", 72, 100), run("2: Pears are green.", 72, 114), run("3: Plums are blue.", 72, 128)]));
+    classifyBlocks(blocks);
+    expect(blocks.every((b) => b.kind !== "code")).toBe(true);
   });
 });
