@@ -9,10 +9,12 @@
  * em dash opens a quotation's attribution (`— CTO, regional bank`), not an item. Numbers
  * in any script's digits (`१.`, `๑.`); letters of the Cyrillic, Greek and Thai alphabets
  * with a bracket (`а)`, `β)`, `(ก)`), which no sentence opens with; Chinese and Japanese
- * full-width forms (`（一）`, `（1）`, `1．`, `1.优化`: no space after them).
+ * full-width forms (`（一）`, `（1）`, `1．`, `1.优化`: no space after them). A line of
+ * nothing but two or more such signs (`* * *`, `• • •`, `- - -`) is a novel's scene break
+ * or an ornament, not an item; one sign alone is still a marker (set a tab before its words).
  */
 export const LIST_MARKER =
-  /^(?:[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7]\s*|[-\u2013*]\s+|\(?\p{Nd}{1,3}[.)]\s+|\p{Nd}{1,3}(?:\.\p{Nd}{1,3}){1,3}\.\s+|\(\p{Nd}{1,3}\)\s*|\(?[a-zA-Z]\)\s+|\([a-zA-Z]\)\s*|\(?[\u0430-\u044f\u0410-\u042f\u03b1-\u03c9\u0391-\u03a9\u0e01-\u0e2e]\)\s+|\([\u0430-\u044f\u0410-\u042f\u03b1-\u03c9\u0391-\u03a9\u0e01-\u0e2e]\)\s*|\(?[ivxIVX]{1,4}[.)]\s+|[\u2460-\u2473]\s*|\p{Nd}{1,3}[\u3001\uff0e]|\p{Nd}{1,3}\.(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])|[（(](?:\p{Nd}{1,3}|[一二三四五六七八九十]{1,3})[）)]\s*|[一二三四五六七八九十]+\u3001)/u;
+  /^(?!(?:[*\u2022\u00b7\u2013-]\s*){2,}$)(?:[\u2022\u25e6\u25aa\u25ab\u25cf\u25cb\u25a0\u25a1\u27a2\u25ba\u25b6\u2713\u2714\u00b7\uf0b7\uf0a7]\s*|[-\u2013*]\s+|\(?\p{Nd}{1,3}[.)]\s+|\p{Nd}{1,3}(?:\.\p{Nd}{1,3}){1,3}\.\s+|\(\p{Nd}{1,3}\)\s*|\(?[a-zA-Z]\)\s+|\([a-zA-Z]\)\s*|\(?[\u0430-\u044f\u0410-\u042f\u03b1-\u03c9\u0391-\u03a9\u0e01-\u0e2e]\)\s+|\([\u0430-\u044f\u0410-\u042f\u03b1-\u03c9\u0391-\u03a9\u0e01-\u0e2e]\)\s*|\(?[ivxIVX]{1,4}[.)]\s+|[\u2460-\u2473]\s*|\p{Nd}{1,3}[\u3001\uff0e]|\p{Nd}{1,3}\.(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])|[（(](?:\p{Nd}{1,3}|[一二三四五六七八九十]{1,3})[）)]\s*|[一二三四五六七八九十]+\u3001)/u;
 
 /**
  * The orders lists are lettered in, besides Latin: Russian (no ё, й, ъ, ы, ь), Greek

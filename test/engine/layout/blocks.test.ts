@@ -76,6 +76,12 @@ describe("buildBlocks", () => {
     expect(quote.map((b) => b.kind)).toEqual(["text", "text"]);
   });
 
+  it("reads a scene break of asterisks as no list item; an asterisk alone before words is still a bullet", () => {
+    const blocks = blocksOf([run("and the door closed behind her.", 72, 100), run("* * *", 200, 130), run("Morning came grey over the harbour.", 90, 160)]);
+    expect(blocks.map((b) => [b.kind, b.text])).toContainEqual(["text", "* * *"]);
+    expect(blocksOf([run("* Pack the tent", 72, 100)]).map((b) => b.kind)).toEqual(["list"]);
+  });
+
   it("keeps a list of figures' entry whole when it wraps under the words after its number", () => {
     const blocks = blocksOf([
       run("1.1", 10, 100, { x1: 24 }),
