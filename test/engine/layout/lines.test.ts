@@ -89,6 +89,14 @@ describe("buildLines: rows beside taller text and narrow column gutters", () => 
     expect(lines.some((l) => l.includes("orem ipsum dolor") && !l.includes("sit"))).toBe(true);
   });
 
+  it("keeps the space after a drop cap that is a word alone (`I read`), and joins one that opens a word (`It`, `Ingrid`)", () => {
+    const capped = (rest: string) =>
+      texts([run("I", 50, 100, { fontSize: 30, x1: 60 }), run(rest, 63, 103), run("sitting on the stairs of the", 63, 115), run("tower where the heat came", 63, 127)])[0];
+    expect(capped("read them in order,")).toBe("I read them in order,");
+    expect(capped("t was late in the year,")).toBe("It was late in the year,");
+    expect(capped("ngrid read them in order,")).toBe("Ingrid read them in order,");
+  });
+
   it("cuts a gutter only one font size wide where it runs down the page (LaTeX two-column)", () => {
     const runs = [];
     for (let k = 0; k < 6; k++) {
