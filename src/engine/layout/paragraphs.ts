@@ -227,12 +227,18 @@ export function firstWordWidth(line: Line): number {
   const word = run.text.trimStart().split(/\s/, 1)[0] ?? "";
   let width = ((run.x1 - run.x0) * word.length) / Math.max(1, run.text.length);
   // A word drawn a glyph or a syllable a run (Chromium) goes on over runs with no space between.
+  // The runs are in reading order: a right-to-left line's next run lies to the left of the one
+  // before (Chromium's Arabic, shaped a syllable a run), so the word is measured leftwards.
   if (word.length === run.text.length) {
     for (let i = 1; i < line.runs.length; i++) {
       const next = line.runs[i]!;
-      if (next.x0 - line.runs[i - 1]!.x1 > 0.12 * next.fontSize || /^\s/.test(next.text)) break;
+      const prev = line.runs[i - 1]!;
+      const leftwards = next.x0 + next.x1 < prev.x0 + prev.x1;
+      const gap = leftwards ? prev.x0 - next.x1 : next.x0 - prev.x1;
+      if (gap > 0.12 * next.fontSize || /^\s/.test(next.text)) break;
       const rest = next.text.split(/\s/, 1)[0] ?? "";
-      width = next.x0 - run.x0 + ((next.x1 - next.x0) * rest.length) / Math.max(1, next.text.length);
+      const share = ((next.x1 - next.x0) * rest.length) / Math.max(1, next.text.length);
+      width = leftwards ? run.x1 - next.x1 + share : next.x0 - run.x0 + share;
       if (rest.length < next.text.length) break;
     }
   }

@@ -1,3 +1,4 @@
+import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import type { Block, Line } from "./types.js";
 
 /*
@@ -50,7 +51,9 @@ const runsOn = (last: Line, line: Line): boolean => /[\p{L},]\s*$/u.test(last.te
  */
 export function atPagePitch(last: Line, line: Line, tight: ReadonlyMap<number, number>): boolean {
   const pitch = tight.get(pitchKey(line));
-  return pitch !== undefined && line.y0 - last.y0 <= pitch + 0.3 * line.fontSize;
+  // At their tops or their bottoms: a vowel mark over an Arabic letter (a tanween) raises
+  // only its line's top.
+  return pitch !== undefined && Math.min(line.y0 - last.y0, line.y1 - last.y1) <= pitch + 0.3 * line.fontSize;
 }
 
 /**
@@ -65,7 +68,20 @@ export function setSolid(last: Line, line: Line): boolean {
 }
 
 /** Where a line's pitch is looked up: its size and where it starts (with `anywhere`, its size alone). */
-export const pitchKey = (l: Line, anywhere = false): number => Math.round(l.fontSize) * 65536 + (anywhere ? 65535 : Math.min(65534, Math.max(0, Math.round(l.x0 / 2))));
+export const pitchKey = (l: Line, anywhere = false): number => Math.round(l.fontSize) * 65536 + (anywhere ? 65535 : Math.min(65534, Math.max(0, Math.round(startX(l) / 2))));
+
+const rightToLeft = new WeakMap<Line, boolean>();
+
+/**
+ * Where a line starts: its left edge, or its right one when its text reads right to left
+ * (the rule of `bidi.ts`): a ragged-left Arabic paragraph's lines all start at the right
+ * margin. Decided once a line; a line with no RTL character costs one regex test.
+ */
+const startX = (l: Line): number => {
+  let rtl = rightToLeft.get(l);
+  if (rtl === undefined) rightToLeft.set(l, (rtl = hasRtl(l.text) && rtlWins(countDirection(l.text))));
+  return rtl ? l.x1 : l.x0;
+};
 
 /**
  * The pitch of a page's lines of prose set closest, by size and place (and by size
@@ -89,7 +105,7 @@ export function tightPitch(sorted: readonly Line[]): Map<number, number> {
       if (d < 0.8 * a.fontSize) continue;
       if (d > 3 * a.fontSize) break;
       if (!prose(b) || Math.abs(b.fontSize - a.fontSize) > 0.1 * a.fontSize) continue;
-      const place = Math.abs(b.x0 - a.x0) <= 1 ? a : firstLineOver(a, b) ? b : undefined;
+      const place = Math.abs(startX(b) - startX(a)) <= 1 ? a : firstLineOver(a, b) ? b : undefined;
       if (!place) continue;
       for (const key of [pitchKey(place), pitchKey(a, true)]) {
         const list = pitches.get(key);

@@ -897,3 +897,32 @@ describe("buildBlocks: list markers in other scripts", () => {
     expect(items(["а также в соответствии с договором поставки", "и приложениями к нему стороны договорились"]).map(([k]) => k)).toEqual(["text"]);
   });
 });
+
+/**
+ * An Arabic line as Chromium draws it: a glyph a run, right to left, 5 units each, its right
+ * edge at `right`; `raised` lifts the top of one glyph (a tanween over its letter).
+ */
+const arabicGlyphs = (logical: string, right: number, top: number, raised = false) =>
+  [...logical].map((ch, i) => run(ch, right - (i + 1) * 5, top, raised && i === 3 ? { y0: top - 3 } : {}));
+
+describe("buildBlocks: right-to-left paragraphs set wide apart", () => {
+  // Chromium's line-height: normal for Noto Sans Arabic is about 2.1 em: every line gap is
+  // wider than a paragraph's in Latin text, so lines join only where the line above was full.
+  const words = "تلتزم الشركة بتقديم خدماتها وفق أعلى معايير الجودة وتحرص على الاستماع إلى ملاحظات عملائها وتطوير منتجاتها باستمرار بما يلبي احتياجاتهم".split(" ");
+  /** A paragraph of `n` lines filled to 40 characters, its last line shorter, ending a sentence. */
+  const paragraph = (n: number): string[] => {
+    const lines: string[] = [];
+    let line = "";
+    for (let i = 0; lines.length < n - 1; i++) {
+      const word = words[i % words.length]!;
+      if (line && line.length + 1 + word.length > 40) lines.push(line), (line = "");
+      line = line ? `${line} ${word}` : word;
+    }
+    return [...lines, "في السوق المحلية والإقليمية."];
+  };
+  it("joins a ragged-left paragraph's lines drawn a glyph a run, measured from the right margin", () => {
+    const [first, second] = [paragraph(5), paragraph(4)];
+    const runs = [...first.map((t, i) => arabicGlyphs(t, 400, 100 + 20 * i, i === 2)), ...second.map((t, i) => arabicGlyphs(t, 400, 210 + 20 * i))];
+    expect(blocksOf(runs.flat()).map((b) => b.text)).toEqual([first.join(" "), second.join(" ")]);
+  });
+});
