@@ -1,3 +1,4 @@
+import { hasRtl } from "./bidi.js";
 import { letterOrder } from "./list-marker.js";
 import { noteNumber } from "./row-joins.js";
 import type { Line } from "./types.js";
@@ -33,19 +34,26 @@ export function sequenceItems(lines: readonly Line[]): Set<Line> {
   const close: { line: Line; n: number; text: number; at: number }[] = [];
   lines.forEach((line, at) => {
     if (line.bold || line.mono) return;
-    const [num, words] = line.runs;
+    const num = line.runs[0];
+    // A line read right to left has its number right of its words (Hebrew, Arabic), the
+    // space between them a run of its own (`bidi.ts` cuts runs where the direction
+    // changes): the gap and the words' start are measured from the right.
+    const words = line.runs[1]?.text === " " && hasRtl(line.text) ? line.runs[2] : line.runs[1];
+    const rtl = num !== undefined && words !== undefined && num.x0 > words.x1;
+    const gapTo = (w: typeof words): number => (rtl ? num!.x0 - w!.x1 : w!.x0 - num!.x1);
+    const startOf = (w: typeof words): number => (rtl ? w!.x1 : w!.x0);
     // A clause numbered without a final full stop (`1.1⇥This Agreement…`, `1.3.1⇥co-operate…`):
     // its siblings share all but the last number.
-    const clause = num && words && /^[\p{L}"“]/u.test(words.text) ? /^(\d{1,3}(?:\.\d{1,3}){0,2})\.(\d{1,3})$/.exec(num.text.trim()) : null;
+    const clause = num && words && /^[\p{L}"“״«]/u.test(words.text) ? /^(\d{1,3}(?:\.\d{1,3}){0,2})\.(\d{1,3})$/.exec(num.text.trim()) : null;
     if (clause) {
-      if (words!.x0 - num!.x1 >= 0.6 * line.fontSize) found.push({ line, n: Number(clause[2]), letter: false, text: words!.x0, at, clause: clause[1]! });
+      if (gapTo(words) >= 0.6 * line.fontSize) found.push({ line, n: Number(clause[2]), letter: false, text: startOf(words), at, clause: clause[1]! });
       return;
     }
     const n = num && words && /^\p{L}/u.test(words.text) ? noteNumber(num.text.trim()) : undefined;
     if (n !== undefined) {
-      const gap = words!.x0 - num!.x1;
-      if (gap >= 0.6 * line.fontSize && gap <= 4 * line.fontSize) found.push({ line, n, letter: false, text: words!.x0, at });
-      else if (gap > 0.1 * line.fontSize && gap < 0.6 * line.fontSize) close.push({ line, n, text: words!.x0, at });
+      const gap = gapTo(words);
+      if (gap >= 0.6 * line.fontSize && gap <= 4 * line.fontSize) found.push({ line, n, letter: false, text: startOf(words), at });
+      else if (gap > 0.1 * line.fontSize && gap < 0.6 * line.fontSize) close.push({ line, n, text: startOf(words), at });
       return;
     }
     const m = LETTER_ITEM.exec(line.text);

@@ -57,9 +57,9 @@ export function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (
   // for a line back at the marker under an item whose text stands a tab in (a paragraph
   // after the list, the marker set at the margin).
   if (b.kind === "list") {
-    const [marker, words] = first.runs;
+    const [marker, words] = rtl ? rtlMarker(first) : first.runs;
     const mark = marker?.text.trim() ?? "";
-    const tabbed = !rtl && marker && words && words.x0 - marker.x1 >= 0.8 * fs && (BARE_NUMBER.test(mark) || LIST_MARKER.exec(`${mark} `)?.[0].trimEnd() === mark);
+    const tabbed = marker && words && startOf(words, rtl) - endOf(marker, rtl) >= 0.8 * fs && (BARE_NUMBER.test(mark) || LIST_MARKER.exec(`${mark} `)?.[0].trimEnd() === mark);
     if (start < startOf(first, rtl) - 0.5 * fs) {
       // A numbered paragraph, its number at a first-line indent and its lines wrapping back
       // to the margin (a complaint's allegations, Word's numbered paragraphs): its full line
@@ -68,7 +68,7 @@ export function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (
       const full = columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - fs;
       return !(full && PARAGRAPH_NUMBER.test(first.text) && (!endsSentence(last) || /^\p{Ll}/u.test(line.text)));
     }
-    if (tabbed !== true || start >= words.x0 - fs) return false;
+    if (tabbed !== true || start >= startOf(words, rtl) - fs) return false;
     // An item whose lines wrap back to the margin has them run on from an open sentence.
     if (endsSentence(last)) return true;
     const short = columnEnd !== undefined && endOf(last, rtl) < columnEnd(rtl) - 4 * fs;
@@ -131,6 +131,21 @@ export function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (
     if (room > 0.15 * (Math.max(b.x1, line.x1) - Math.min(b.x0, line.x0)) && room > firstWordWidth(line) + 0.5 * fs) return true;
   }
   return false;
+}
+
+/**
+ * A right-to-left line's opening marker and its first word: `bidi.ts` cuts runs where the
+ * direction changes, so a marker read right to left may be pieces (`3.2` and `.`) and the
+ * space after it a run of its own. The marker's pieces are joined into one box.
+ */
+function rtlMarker(line: Line): [{ text: string; x0: number; x1: number } | undefined, Line["runs"][number] | undefined] {
+  const runs = line.runs;
+  let i = 0;
+  while (i < runs.length && i < 3 && runs[i]!.text.trim() !== "") i++;
+  if (i === 0 || i === 3 || runs[i]?.text.trim() !== "") return [runs[0], runs[1]];
+  const pieces = runs.slice(0, i);
+  const marker = { text: pieces.map((r) => r.text).join(""), x0: Math.min(...pieces.map((r) => r.x0)), x1: Math.max(...pieces.map((r) => r.x1)) };
+  return [marker, runs[i + 1]];
 }
 
 /**

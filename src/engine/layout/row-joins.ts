@@ -1,3 +1,4 @@
+import { hasRtl } from "./bidi.js";
 import { digitsValue, LIST_MARKER } from "./list-marker.js";
 import type { Row } from "./lines.js";
 import type { TextRun } from "./types.js";
@@ -275,6 +276,8 @@ export function labelledValue(rows: readonly Row[], k: number, labels: (k: numbe
  * drawn a glyph a run (Chromium: `(`, `c`, `)`), its runs touching.
  */
 export function hangsFromMarker(runs: readonly TextRun[], at: number, cuts: readonly number[]): boolean {
+  const marker = rtlMarker(runs, at);
+  if (marker !== undefined) return isMarkerText(marker) || isMarkerText([...marker].reverse().join(""));
   if (!/^[\p{L}"“‘'(]/u.test(runs[at]!.text)) return false;
   if (at === 1 || cuts.includes(at - 1)) return isMarker(runs[at - 1]!);
   // The segment's start: the last cut before `at`, or the row's.
@@ -291,6 +294,32 @@ export function hangsFromMarker(runs: readonly TextRun[], at: number, cuts: read
 
 /** A gap wider than this (font sizes) is a word space; narrower, the glyphs of one word. */
 const WORD_SPACE_EM = 0.15;
+
+/**
+ * The marker or number closing a row drawn left to right whose words read right to left
+ * (a Hebrew or Arabic item, `1.⇥…` set from the right: the words left of gap `at`, the
+ * marker right of it, last on the row), in reading order: its pieces from the right
+ * (LibreOffice draws `1.` as `.` and `1`, the full stop on the left). Undefined when the
+ * words before the gap hold no RTL letter or do not start (at their right end) with a
+ * letter, quote or bracket, or the marker is more than three pieces or spaced out.
+ */
+function rtlMarker(runs: readonly TextRun[], at: number): string | undefined {
+  const words = runs[at - 1];
+  if (!words || runs.length - at > 3 || !hasRtl(words.text) || !RTL_WORD_START.test(words.text)) return undefined;
+  let text = runs[runs.length - 1]!.text.trim();
+  for (let i = runs.length - 2; i >= at; i--) {
+    if (runs[i + 1]!.x0 - runs[i]!.x1 > 0.3 * runs[i]!.fontSize) return undefined;
+    text += runs[i]!.text.trim();
+  }
+  return text;
+}
+
+/**
+ * Right-to-left words drawn left to right: their first letter is the run's last glyph, a
+ * letter of any case (Hebrew and Arabic have none), a quote (`״`, `«`) or a bracket (drawn
+ * mirrored or not).
+ */
+const RTL_WORD_START = /[\p{L}"“”‘'()״׳«»]\s*$/u;
 
 /** A note's or item's number alone: `1`, `12` (`१२` in any script's digits), or in lower-case roman (LibreOffice's endnotes: `iv`). */
 const BARE_NUMBER = /^(?:\p{Nd}{1,3}|[ivxl]{1,6})$/u;
@@ -389,6 +418,8 @@ const NUMBERED = /^\d{1,3}(?:\.\d{1,3}){0,3}\.?$/;
  */
 export function clauseNumber(rows: readonly Row[], k: number, at: number, cuts: readonly number[]): boolean {
   const runs = rows[k]!.runs;
+  const rtl = rtlMarker(runs, at);
+  if (rtl !== undefined) return rtlClause(rows, k, at, rtl);
   if (at !== 1 && !cuts.includes(at - 1)) return false;
   const num = runs[at - 1]!;
   if (!CLAUSE.test(num.text.trim()) || !/^[\p{Lu}"“‘'(]/u.test(runs[at]!.text)) return false;
@@ -398,6 +429,25 @@ export function clauseNumber(rows: readonly Row[], k: number, at: number, cuts: 
   for (let j = Math.max(0, k - 6); j <= Math.min(rows.length - 1, k + 6); j++) {
     const [first, next] = rows[j]!.runs;
     if (j !== k && first && next && Math.abs(first.x0 - num.x0) <= 2 && NUMBERED.test(first.text.trim()) && /^[\p{L}"“‘'(]/u.test(next.text)) return true;
+  }
+  return false;
+}
+
+/**
+ * {@link clauseNumber} mirrored for a row whose words read right to left (`number`, from
+ * {@link rtlMarker}, closes it on the right): its cells further on stand to the left, and a
+ * sibling row ends at the number's right edge with a number, words before it.
+ */
+function rtlClause(rows: readonly Row[], k: number, at: number, number: string): boolean {
+  if (!CLAUSE.test(number)) return false;
+  const right = rows[k]!.runs[rows[k]!.runs.length - 1]!.x1;
+  if (rows[k]!.gaps.some((g) => g.at < at && g.em >= 1 && cellEdge(rows, k, g.to))) return false;
+  for (let j = Math.max(0, k - 6); j <= Math.min(rows.length - 1, k + 6); j++) {
+    const other = rows[j]!.runs;
+    if (j === k || other.length < 2 || Math.abs(other[other.length - 1]!.x1 - right) > 2) continue;
+    const gap = rows[j]!.gaps.findLast((g) => g.em >= 0.3);
+    const theirs = gap && rtlMarker(other, gap.at);
+    if (theirs !== undefined && NUMBERED.test(theirs)) return true;
   }
   return false;
 }
@@ -417,8 +467,12 @@ export const MARKER_TAB_EM = 8;
 
 /** A run that is a list marker and nothing else (`•`, `1.`, `1.2.1.`, `(a)`, `a.`). */
 function isMarker(run: TextRun): boolean {
-  const marker = run.text.trim();
-  return marker.length <= 8 && (LIST_MARKER.exec(`${marker} `)?.[0].trimEnd() === marker || /^[a-zA-Z]\.$/.test(marker));
+  return isMarkerText(run.text.trim());
+}
+
+/** A list marker and nothing else: see {@link isMarker}; Hebrew and Arabic letters too (`א.`, `ب)`). */
+function isMarkerText(marker: string): boolean {
+  return marker.length <= 8 && (LIST_MARKER.exec(`${marker} `)?.[0].trimEnd() === marker || /^[a-zA-Z\u05d0-\u05ea\u0627-\u064a][.)]$/.test(marker));
 }
 
 /**
@@ -426,6 +480,17 @@ function isMarker(run: TextRun): boolean {
  * margin, each level's text a wider tab in (Word's legal numbering `1.`, `1.1.`, `1.2.1.`).
  */
 export function markerColumn(rows: readonly Row[], k: number, marker: TextRun): boolean {
+  // A row read right to left has its marker last (see hangsFromMarker): `marker`, the run
+  // before its gap, is its words; the markers line up at their right edges.
+  if (hasRtl(marker.text)) {
+    const right = rows[k]!.runs[rows[k]!.runs.length - 1]!.x1;
+    for (let j = Math.max(0, k - 6); j <= Math.min(rows.length - 1, k + 6); j++) {
+      const other = rows[j]!.runs;
+      const gap = rows[j]!.gaps.findLast((g) => g.em >= 0.3);
+      if (j !== k && gap && Math.abs(other[other.length - 1]!.x1 - right) <= 2 && hangsFromMarker(other, gap.at, [])) return true;
+    }
+    return false;
+  }
   for (let j = Math.max(0, k - 6); j <= Math.min(rows.length - 1, k + 6); j++) {
     const first = rows[j]!.runs[0];
     if (j !== k && first && rows[j]!.runs.length > 1 && Math.abs(first.x0 - marker.x0) <= 2 && isMarker(first)) return true;

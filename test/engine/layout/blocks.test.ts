@@ -926,3 +926,30 @@ describe("buildBlocks: right-to-left paragraphs set wide apart", () => {
     expect(blocksOf(runs.flat()).map((b) => b.text)).toEqual([first.join(" "), second.join(" ")]);
   });
 });
+
+describe("buildBlocks: right-to-left numbered items", () => {
+  /** Words as a PDF draws them (letters reversed), ending at `right`. */
+  const drawn = (logical: string, right: number, top: number) => run([...logical].reverse().join(""), right - logical.length * 5, top);
+
+  it("makes a Hebrew clause numbered without a full stop (`1.1⇥…`) a list item, a quote opening its words", () => {
+    const blocks = blocksOf(["1.1|הספק יספק את השירותים", "1.2|״השירותים״ – שירותי פיתוח", "1.3|כל שינוי בהסכם ייעשה בכתב"].flatMap((r, k) => {
+      const [n, words] = r.split("|");
+      return [drawn(words!, 400, 100 + 14 * k), run(n!, 415, 100 + 14 * k)];
+    }));
+    expect(blocks.map((b) => [b.kind, b.text])).toEqual([
+      ["list", "1.1 הספק יספק את השירותים"],
+      ["list", "1.2 ״השירותים״ – שירותי פיתוח"],
+      ["list", "1.3 כל שינוי בהסכם ייעשה בכתב"],
+    ]);
+  });
+
+  it("ends an Arabic item at a line back at the marker's side (a paragraph after the list)", () => {
+    const blocks = blocksOf([
+      drawn("تسليم جميع المخططات والوثائق الفنية.", 400, 100),
+      run(".", 418, 100, { x1: 421 }),
+      run("2", 421, 100),
+      drawn("وفي حال التأخير في التنفيذ تطبق غرامة قدرها", 426, 114),
+    ]);
+    expect(blocks.map((b) => b.text)).toEqual(["2. تسليم جميع المخططات والوثائق الفنية.", "وفي حال التأخير في التنفيذ تطبق غرامة قدرها"]);
+  });
+});

@@ -457,3 +457,21 @@ describe("buildLines: a footnote's number hanging before its text", () => {
     expect(texts).toContain("1");
   });
 });
+
+describe("buildLines: right-to-left items (the marker a tab right of its words)", () => {
+  const texts = (runs: TextRun[]) => buildLines(runs).map((l) => l.text);
+  /** Hebrew or Arabic words as a PDF draws them (letters reversed), ending at `right`. */
+  const drawn = (logical: string, right: number, top: number) => run([...logical].reverse().join(""), right - logical.length * 5, top);
+
+  it("keeps a clause's number on its line, first in reading order, the numbers lining up down the page", () => {
+    const runs = ["1.1", "1.2", "1.3"].flatMap((n, k) => [drawn("הספק יספק את השירותים ברמה גבוהה", 400, 100 + 14 * k), run(n, 415, 100 + 14 * k)]);
+    expect(texts(runs)).toEqual(["1.1 הספק יספק את השירותים ברמה גבוהה", "1.2 הספק יספק את השירותים ברמה גבוהה", "1.3 הספק יספק את השירותים ברמה גבוהה"]);
+  });
+
+  it("keeps LibreOffice's `1.` (drawn as its full stop, then its figure) and a bullet on their items", () => {
+    const numbered = [1, 2, 3].flatMap((n, k) => [drawn("دفعة مقدمة بنسبة من قيمة العقد", 400, 100 + 14 * k), run(".", 418, 100 + 14 * k, { x1: 421 }), run(String(n), 421, 100 + 14 * k)]);
+    expect(texts(numbered)).toEqual([1, 2, 3].map((n) => `${n}. دفعة مقدمة بنسبة من قيمة العقد`));
+    const bullets = [0, 1, 2].flatMap((k) => [drawn("توريد وتركيب أجهزة الخوادم", 400, 200 + 14 * k), run("•", 418, 200 + 14 * k)]);
+    expect(texts(bullets)).toEqual(["• توريد وتركيب أجهزة الخوادم", "• توريد وتركيب أجهزة الخوادم", "• توريد وتركيب أجهزة الخوادم"]);
+  });
+});
