@@ -6,12 +6,18 @@ import { NUMBERED_HEADING } from "./classify.js";
 import type { PageLayout } from "./document.js";
 import { bodySize } from "./body-size.js";
 import { fromFrame } from "./frame.js";
+import { digitsValue } from "./list-marker.js";
 import { noteNumber } from "./row-joins.js";
 import { lineCount, type Block, type BlockKind } from "./types.js";
 
+/**
+ * A page number, alone or with its words (`Page 3 of 12`, `Seite 3 von 12`, Arabic `صفحة ١
+ * من ٢`, Persian `صفحه ۱ از ۲`, Hebrew `עמוד 1 מתוך 2`), in any script's digits.
+ */
 const PAGE_NUMBER =
-  /^(?:(?:page|p\.|seite|página)\s*)?[-–—]?\s*(?:\d{1,4}|[ivxlcdm]{1,6})\s*[-–—]?(?:\s*(?:of|\/|von|de)\s*\d{1,4})?$|^第\s*\d{1,4}\s*页(?:\s*[,，/]?\s*共\s*\d{1,4}\s*页)?$|^\d{1,4}\s*\/\s*\d{1,4}$/i;
-const normalise = (s: string): string => s.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ").trim();
+  /^(?:(?:page|p\.|seite|página|صفحة|صفحه|עמוד)\s*)?[-–—]?\s*(?:\p{Nd}{1,4}|[ivxlcdm]{1,6})\s*[-–—]?(?:\s*(?:of|\/|von|de|من|از|מתוך)\s*\p{Nd}{1,4})?$|^第\s*\d{1,4}\s*页(?:\s*[,，/]?\s*共\s*\d{1,4}\s*页)?$|^\p{Nd}{1,4}\s*\/\s*\p{Nd}{1,4}$/iu;
+/** Running text with its numbers, in any script's digits (Arabic-Indic `١`), made one. */
+const normalise = (s: string): string => s.toLowerCase().replace(/\p{Nd}+/gu, "#").replace(/\s+/g, " ").trim();
 
 /** Appends `value` to the list under `key`. */
 function collect<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -37,7 +43,7 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
   const texts = new Map<string, { page: number; block: Block }[]>();
   const slots = new Map<string, { page: number; block: Block }[]>();
   // `12`, `- 12 -`, or a front matter's `v` (its value: `v` on page 5 counts with it).
-  const pageNo = (b: Block): RegExpExecArray | null => /^[-\u2013\u2014]?\s*(\d{1,4}|[ivxl]{1,6})\s*[-\u2013\u2014]?$/.exec(b.text.trim());
+  const pageNo = (b: Block): RegExpExecArray | null => /^[-\u2013\u2014]?\s*(\p{Nd}{1,4}|[ivxl]{1,6})\s*[-\u2013\u2014]?$/u.exec(b.text.trim());
   for (const page of pages) {
     // Judged as shown: a page laid out in a turned frame keeps its running text upright.
     const [p, original] = shown(page);
@@ -58,7 +64,7 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
         const m = pageNo(b);
         if (m && hangsBeforeNote(b, row)) continue;
         if (m) {
-          const n = /^\d/.test(m[1]!) ? Number(m[1]) : (noteNumber(m[1]!) ?? NaN);
+          const n = /^\p{Nd}/u.test(m[1]!) ? digitsValue(m[1]!) : (noteNumber(m[1]!) ?? NaN);
           collect(numbers, `${zone}|${n - p.number}`, { page: p.number, block: original(b) });
           continue;
         }

@@ -627,3 +627,17 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     expect(finishDocument([page(1, [prose, ...beside]), next(rest)]).filter((l) => l.page === 1).map((l) => l.block.kind)).not.toContain("table");
   });
 });
+
+describe("finishDocument: page numbers in other scripts' digits", () => {
+  /** Arabic as a PDF draws it: the letters (and single digits) reversed, ending at `right`. */
+  const drawn = (logical: string, right: number, top: number, fontSize = 10) => run([...logical].reverse().join(""), right - logical.length * fontSize * 0.5, top, { fontSize });
+  const digits = ["١", "٢", "٣"];
+
+  it("reads Arabic-Indic page numbers, alone or as `صفحة ١ من ٣`, as page numbers", () => {
+    const body = (n: number) => drawn(`هذا نص الصفحة رقم ${digits[n - 1]} من التقرير السنوي للشركة.`, 550, 300);
+    const alone = [1, 2, 3].map((n) => page(n, [body(n), run(digits[n - 1]!, 296, 770, { fontSize: 8 })]));
+    expect(finishDocument(alone).map((l) => l.block.kind)).toEqual(["text", "page-number", "text", "page-number", "text", "page-number"]);
+    const worded = [1, 2, 3].map((n) => page(n, [body(n), drawn(`صفحة ${digits[n - 1]} من ٣`, 320, 770, 8)]));
+    expect(finishDocument(worded).map((l) => [l.block.kind, l.block.text])).toEqual([1, 2, 3].flatMap((n) => [["text", expect.any(String)], ["page-number", `صفحة ${digits[n - 1]} من ٣`]]));
+  });
+});
