@@ -497,8 +497,9 @@ export function makeLine(runs: TextRun[]): Line {
   let chars = 0;
   let prev: TextRun | undefined;
   const cjkGap = bidi ? Infinity : narrowestCjkGap(runs);
+  const tracking = bidi ? Infinity : letterSpacing(runs);
   for (const r of runs) {
-    if (prev && !bidi && needsSpace(prev, r, text, cjkGap)) {
+    if (prev && !bidi && needsSpace(prev, r, text, cjkGap, tracking)) {
       const gap = prev.mono && r.mono ? monoSpaces(prev, r) : " ";
       text += gap;
       plain += gap;
@@ -572,19 +573,68 @@ function narrowestCjkGap(runs: readonly TextRun[]): number {
   return seen >= 2 ? least : Infinity;
 }
 
+/** A run of one glyph (a character and the marks on it). */
+const oneGlyph = (r: TextRun): boolean => r.text.length === 1 || (r.text.length <= 3 && /^\P{M}\p{M}+$/u.test(r.text));
+
+/**
+ * Letter-spacing narrower than this (font sizes) is read well by the 0.12 em rule; single
+ * letters further apart than `TRACKING_MAX_EM` are not one word's (a word space of tracked
+ * text, cells, scattered labels).
+ */
+const TRACKING_MIN_EM = 0.08;
+const TRACKING_MAX_EM = 0.5;
+
+/**
+ * The letter-spacing (points) of a line set a glyph a run, or Infinity when it is not
+ * tracked: the narrowest gap between two single letters, when no such gap is under 0.08 em,
+ * three or more are under 0.5 em (wider ones are word spaces, or cells apart) and runs of
+ * one glyph hold half the line's characters or more. Chromium draws letter-spaced text
+ * (CSS `letter-spacing`, small caps) a glyph at a time, and LibreOffice's tracking
+ * (`fo:letter-spacing`) pulls a TJ's glyphs apart into runs of one: every letter of such
+ * a line stands the tracking from the next, a word space the tracking and a space's
+ * width further. Untracked prose drawn a glyph a run has letters touching: not tracked.
+ */
+function letterSpacing(runs: readonly TextRun[]): number {
+  let least = Infinity;
+  let seen = 0;
+  // Characters in runs of one glyph, and in all: a tracked line is drawn a glyph a run
+  // throughout, while groff and TeX cut a line's strings at word spaces and kerns anywhere
+  // (`A` `s` `hell function is called lik` `e` `a` `s` `imple`).
+  let single = runs[0] && oneGlyph(runs[0]) ? runs[0].text.length : 0;
+  let all = runs[0]?.text.length ?? 0;
+  for (let i = 1; i < runs.length; i++) {
+    const [p, r] = [runs[i - 1]!, runs[i]!];
+    all += r.text.length;
+    if (!oneGlyph(r)) continue;
+    single += r.text.length;
+    if (!oneGlyph(p) || !/^\p{L}/u.test(p.text) || !/^\p{L}/u.test(r.text)) continue;
+    const gap = r.x0 - p.x1;
+    const em = Math.min(p.fontSize, r.fontSize);
+    // Letters touching: prose drawn a glyph a run, or a kerned pair; not a tracked line.
+    if (gap < TRACKING_MIN_EM * em) return Infinity;
+    if (gap > TRACKING_MAX_EM * em) continue;
+    seen++;
+    if (gap < least) least = gap;
+  }
+  return seen >= 3 && 2 * single >= all ? least : Infinity;
+}
+
 /**
  * Whether a space goes between two runs of a line: a gap over 0.12 em. Between Chinese or
  * Japanese characters a gap is spacing, not a word break, unless wider than 0.6 em or a
  * space's width (a CJK font's is 0.22 em) wider than the line's narrowest such gap
- * (`2023年度 研究開発`, set glyph by glyph). Korean spaces its words like Latin.
+ * (`2023年度 研究開発`, set glyph by glyph). Korean spaces its words like Latin. On a
+ * letter-spaced line (`tracking`, see {@link letterSpacing}) two single glyphs are one
+ * word unless 0.2 em (a narrow space) further apart than the tracking: `CHAPTER SEVEN`.
  */
-function needsSpace(prev: TextRun, next: TextRun, textSoFar: string, cjkGap = Infinity): boolean {
+function needsSpace(prev: TextRun, next: TextRun, textSoFar: string, cjkGap = Infinity, tracking = Infinity): boolean {
   if (textSoFar.endsWith(" ") || next.text.startsWith(" ") || prev.dropCap) return false;
   const gap = next.x0 - prev.x1;
   const em = Math.min(prev.fontSize, next.fontSize);
   const a = textSoFar.at(-1) ?? "";
   const b = next.text[0] ?? "";
   if (isSolidCjk(a) && isSolidCjk(b)) return gap > 0.6 * em || (gap >= 0.18 * em && gap / em >= cjkGap + 0.15);
+  if (tracking !== Infinity && oneGlyph(prev) && oneGlyph(next) && gap <= tracking + 0.2 * Math.max(prev.fontSize, next.fontSize)) return false;
   // A note's raised mark opening its line (`¹Minutes of each meeting`) is a word of its own.
   if (textSoFar === prev.text && NOTE_MARK.test(prev.text) && NOTE_OPENS.test(b) && prev.fontSize <= 0.85 * next.fontSize && prev.y1 <= next.y1 - 0.2 * next.fontSize) return true;
   return gap > 0.12 * em;

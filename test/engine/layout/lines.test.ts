@@ -427,6 +427,35 @@ describe("buildLines: word spaces by script", () => {
     expect(buildLines([run("年度", 10, 100, { x1: 30 }), run("研究", 32.5, 100, { x1: 52.5 })])[0]!.text).toBe("年度研究");
   });
 
+  it("reads a letter-spaced line set a glyph a run as words: only a space's width more than the tracking parts them (Chromium, LibreOffice)", () => {
+    // letter-spacing: 0.15 em; a word space is a space (0.32 em) and the tracking twice.
+    expect(buildLines(glyphs("THREECHAPTER", { 0: 0.15, 1: 0.15, 2: 0.15, 3: 0.15, 4: 0.62, 5: 0.15, 6: 0.15, 7: 0.15, 8: 0.15, 9: 0.15, 10: 0.15 }))[0]!.text).toBe("THREE CHAPTER");
+    // One word tracked 0.3 em (a heading).
+    expect(buildLines(glyphs("CONTENTS", { 0: 0.3, 1: 0.3, 2: 0.3, 3: 0.3, 4: 0.3, 5: 0.3, 6: 0.3 }))[0]!.text).toBe("CONTENTS");
+    // Small caps: capitals in 11 pt, the rest in 7.5 pt, 2.75 pt apart; words 9 pt apart.
+    let x = 10;
+    const caps = [..."TheHouse"].map((ch, i) => {
+      const size = ch === ch.toUpperCase() ? 11 : 7.5;
+      const r = run(ch, x, size === 11 ? 100 : 103.3, { fontSize: size, x1: x + 0.6 * size });
+      x += 0.6 * size + (i === 2 ? 9 : 2.75);
+      return r;
+    });
+    expect(buildLines(caps)[0]!.text).toBe("The House");
+  });
+
+  it("keeps word spaces between glyphs set touching, and between single letters far apart", () => {
+    expect(buildLines(glyphs("Therain", { 2: 0.32 }))[0]!.text).toBe("The rain");
+    // groff cuts a justified line's strings anywhere: single letters a word space apart.
+    let x = 108;
+    const pieces = ["A", "s", "hell function is called lik", "e", "a", "s", "imple command"].map((t, i) => {
+      const r = run(t, x, 100, { x1: x + 4.4 * t.length });
+      x += 4.4 * t.length + ([0, 3, 4].includes(i) ? 2.7 : 0);
+      return r;
+    });
+    expect(buildLines(pieces)[0]!.text).toBe("A shell function is called like a simple command");
+    expect(buildLines(glyphs("ABCD", { 0: 0.8, 1: 0.8, 2: 0.8 }))[0]!.text).toBe("A B C D");
+  });
+
   it("counts Greek words as prose and a Greek letter standing alone as math", () => {
     const [greek] = buildLines([run("Ετήσια έκθεση του Δήμου", 10, 100)]);
     expect(greek!.mathShare).toBe(0);
