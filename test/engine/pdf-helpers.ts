@@ -39,6 +39,13 @@ export function boxContains(outer: NonNullable<DraftElement["box"]>, inner: { x0
 }
 
 /**
+ * A word poppler reads from one glyph of TeX's math extension font without a ToUnicode
+ * map: the glyph code's own letter (∑ as `X`, ∫ as `Z`, √ as `s`, a big bracket as `h`),
+ * which the engine reads as the symbol or as blank (`mathExtensionText`).
+ */
+export const TEX_EXTENSION_LETTER = /^[P-Zb-s]$/;
+
+/**
  * Poppler's words that no element holds: none on the word's page contains the word's
  * horizontal extent and vertical centre (poppler boxes Type 3 and TeX glyphs by the
  * font's generous bbox) and has it in its text. `skip` leaves words out of the check.

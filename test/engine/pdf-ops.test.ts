@@ -82,6 +82,19 @@ describe("walkOperators: text", () => {
     expect(r.runs.flatMap((x) => x.chars ?? []).map((c) => c.text)).toEqual(["a", " ", "b", "X"]);
   });
 
+  it("reads TeX's math extension glyphs by their codes (∑ not X, √ not p) and drops the pieces of tall brackets", () => {
+    const cmex = fontInfo({ name: "ABCDEF+CMEX10" });
+    const code = (unicode: string, c: number) => ({ ...glyph(unicode), originalCharCode: c });
+    const shown = [[code("X", 0x58), code("P", 0x50), code("p", 0x70), code("Q", 0x51), code("\uf8eb", 0x30), code("\u0012", 0x12)]];
+    const r = walkOperators([OPS.beginText, OPS.setFont, OPS.showText], [null, ["f1", 10], shown], base, { chars: false, removeWatermark: false, maxSegments: 100, font: () => cmex });
+    expect(r.runs.map((x) => x.text)).toEqual(["∑∑√∏"]);
+    // A ToUnicode map of the PDF's own is kept.
+    const mapped = walkOperators([OPS.beginText, OPS.setFont, OPS.showText], [null, ["f1", 10], [[code("∑", 0x58)]]], base, { chars: false, removeWatermark: false, maxSegments: 100, font: () => cmex });
+    expect(mapped.runs.map((x) => x.text)).toEqual(["∑"]);
+    // In any font, Adobe's private-use bracket pieces are no text.
+    expect(walk([OPS.beginText, OPS.setFont, OPS.showText], [null, ["f1", 10], [[glyph("a"), glyph("\uf8eb"), glyph("\uf8f8"), glyph("b")]]]).runs.map((x) => x.text)).toEqual(["a b"]);
+  });
+
   it("applies horizontal scaling and character spacing to positions, and the CTM", () => {
     const r = walk(
       [OPS.save, OPS.transform, OPS.beginText, OPS.setFont, OPS.setHScale, OPS.setCharSpacing, OPS.moveText, OPS.showText, OPS.restore],

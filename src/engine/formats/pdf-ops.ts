@@ -1,6 +1,6 @@
 import type { Drawing, Rect, RunChar, Segment, TextRun } from "../layout/index.js";
 import { accented, combiningMark } from "../layout/accents.js";
-import { fontStyle, type FontStyle } from "./pdf-fonts.js";
+import { fontStyle, isMathExtension, mathExtensionText, type FontStyle } from "./pdf-fonts.js";
 import { MARKS_ONLY, onLineOf, sitsOn, spreadChars, type ActualTextSpan } from "./pdf-spans.js";
 import { lightColour, MARKER_MAX_DATA, markerShape, pathSegments, type MarkerShape } from "./pdf-paths.js";
 import type { RawImage } from "./pdf-png.js";
@@ -93,9 +93,13 @@ export interface FontInfo {
    * the scan (OCRmyPDF's hOCR renderer shows the space as a string of its own).
    */
   glyphless: boolean;
+  /** TeX's math extension font (`cmex10`): its glyphs are read by their codes (`mathExtensionText`). */
+  mathExtension?: boolean;
 }
 
 interface Glyph {
+  /** The glyph's code in the font (pdfjs `originalCharCode`). */
+  originalCharCode?: number;
   unicode: string;
   width: number;
   isSpace: boolean;
@@ -185,12 +189,13 @@ const COMPAT = /[\u2e80-\u2eff\u2f00-\u2fdf\uf900-\ufaff\ufb00-\ufdff\ufe10-\ufe
 // Right-to-left letters (Hebrew, Arabic and their presentation forms).
 const RTL_GLYPH = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 const WHITESPACE = /^\s+$/;
-// Control characters a glyph maps to when its font says nothing better (TeX's math
-// extension font: big delimiters as NUL, U+0001, U+0012; a bitmap font's bullet as
-// U+0088). They are no text, and a NUL would be refused by PostgreSQL's text and jsonb:
-// the glyph is read as blank space, as poppler drops it.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-const CONTROL_IN = /[\u0000-\u001f\u007f-\u009f]/;
+// Control characters a glyph maps to when its font says nothing better (a bitmap font's
+// bullet as U+0088). They are no text, and a NUL would be refused by PostgreSQL's text and
+// jsonb: the glyph is read as blank space, as poppler drops it. So are the private-use
+// pieces Adobe's glyph list gives the parts of tall brackets, braces and radicals
+// (U+F8E5–F8E7, U+F8EB–F8FE: `parenlefttp`, `braceex`), which Symbol and TeX fonts draw.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\uf8e5-\uf8e7\uf8eb-\uf8fe]/g;
+const CONTROL_IN = /[\u0000-\u001f\u007f-\u009f\uf8e5-\uf8e7\uf8eb-\uf8fe]/;
 
 /** Walks the operator list of one page; `base` maps user space to display space. */
 export function walkOperators(fnArray: readonly number[], argsArray: readonly unknown[], base: Matrix, options: WalkOptions): Walked {
@@ -510,7 +515,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
           continue;
         }
       }
-      let u = g.unicode;
+      let u = font.mathExtension ? extensionGlyph(g) : g.unicode;
       let placing = false;
       if (span !== null) {
         if (span.text === "") {
@@ -540,7 +545,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
       // to them in reading order, but runs stay in drawing order (left to right) until the
       // line's bidi pass (layout/bidi.ts) reverses them: put them in drawing order too.
       if (!plain && u.length > 1 && RTL_GLYPH.test(u)) u = [...u].reverse().join("");
-      if (!plain && (u.length === 1 ? code < 32 || (code >= 0x7f && code <= 0x9f) : CONTROL_IN.test(u))) u = u.replace(CONTROL, "");
+      if (!plain && (u.length === 1 ? code < 32 || (code >= 0x7f && code <= 0x9f) || (code >= 0xf8e5 && code <= 0xf8fe) : CONTROL_IN.test(u))) u = u.replace(CONTROL, "");
       textChars += u.length;
       // `isSpace` is about char code 32 (where word spacing applies), not the text: a
       // subset font may map code 32 to any letter. Whitespace is judged by unicode.
@@ -870,5 +875,20 @@ export function fontInfo(obj: unknown): FontInfo {
   const ascent = Number.isFinite(f.ascent) && f.ascent! > 0.5 && f.ascent! <= 1.2 ? f.ascent! : 0.8;
   const descent = Number.isFinite(f.descent) && f.descent! < 0 && f.descent! >= -0.5 ? f.descent! : -0.2;
   const glyphless = GLYPHLESS_FONT.test(f.name ?? "");
-  return { style, matrix: f.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0], vertical: f.vertical === true, ascent, descent, glyphless };
+  const info: FontInfo = { style, matrix: f.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0], vertical: f.vertical === true, ascent, descent, glyphless };
+  if (isMathExtension(f.name)) info.mathExtension = true;
+  return info;
+}
+
+/**
+ * The text of a glyph of TeX's math extension font: by its code where pdfjs, without a
+ * ToUnicode map, read it as the code's own character (∑ as `X`) or as a private-use
+ * piece; a PDF's own mapping (pdfTeX's `\pdfgentounicode`) is kept.
+ */
+function extensionGlyph(g: Glyph): string {
+  const c = g.originalCharCode;
+  const u = g.unicode;
+  if (c === undefined || u.length !== 1) return u;
+  const v = u.charCodeAt(0);
+  return v === c || (v >= 0xf8e5 && v <= 0xf8fe) ? mathExtensionText(c) : u;
 }
