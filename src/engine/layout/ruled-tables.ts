@@ -359,7 +359,9 @@ const TEXT_RULE = /^[|¦│┃║]+$/;
 
 /** Columns from text alignment between horizontal rules (booktabs tables). */
 export function alignedTable(region: Rect, rules: number[], runs: readonly TextRun[], used: Set<TextRun>, keep = false): GridTable | undefined {
+  // Runs another table took are not this one's: rules of two widths around one table.
   const within = runs.filter((r) => {
+    if (used.has(r)) return false;
     const cx = (r.x0 + r.x1) / 2;
     const cy = (r.y0 + r.y1) / 2;
     return cx >= region.x0 - 2 && cx <= region.x1 + 2 && cy > region.y0 && cy < region.y1;

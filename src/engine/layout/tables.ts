@@ -70,9 +70,18 @@ export function findTables(segmentsIn: readonly Segment[], runs: readonly TextRu
     if (taken.has(a)) continue;
     const group = lonely.filter((s) => !taken.has(s) && s.at >= a.at && Math.abs(s.from - a.from) < 3 && Math.abs(s.to - a.to) < 3);
     for (const s of group) taken.add(s);
+    // Narrower rules inside a table found (groups come top rule first, so the table's own
+    // rules before them): a statement's subtotal rules under its figure columns only
+    // (`\cline{2-3}`, a `border-top` on the amount cells), no table of their own.
+    if (group.every((s) => tables.some((t) => ruleWithin(s, t)))) continue;
     ruledTables(group, runs, page, used, tables, keep);
   }
   return { tables, used };
+}
+
+/** Whether a horizontal rule lies within a table's box (2 units' slack: rule widths, padding). */
+function ruleWithin(s: Segment, t: Rect): boolean {
+  return s.at >= t.y0 - 2 && s.at <= t.y1 + 2 && s.from >= t.x0 - 2 && s.to <= t.x1 + 2;
 }
 
 function gridTable(ruledIn: Segment[], vs: Segment[], runs: readonly TextRun[], used: Set<TextRun>, keep: boolean): GridTable | undefined {

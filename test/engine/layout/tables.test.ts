@@ -169,6 +169,24 @@ describe("findTables: rows and columns nobody ruled", () => {
     ]);
   });
 
+  it("reads a table once when subtotal rules under its figure columns (`\\cline{2-3}`) are narrower than its own", () => {
+    // `\\hline` over and under the header and at the foot; `\\cline{2-3}` over and under each subtotal.
+    const rules = [h(100, 50, 290), h(114, 50, 290), h(158, 140, 290), h(172, 140, 290), h(200, 140, 290), h(214, 50, 290)];
+    const rows: [string, string, string, number][] = [
+      ["", "2023", "2022", 102],
+      ["Cash", "4,812", "5,907", 116],
+      ["Loans", "1,208", "986", 130],
+      ["Customers", "38,442", "36,105", 144],
+      ["Total assets", "44,462", "42,998", 160],
+      ["Deposits", "(2,105)", "(1,876)", 174],
+      ["Accounts", "(41,388)", "(40,012)", 186],
+      ["Total liabilities", "(43,493)", "(41,888)", 202],
+    ];
+    const runs = rows.flatMap(([label, a, b, top]) => [...(label ? [run(label, 55, top)] : []), run(a, 230 - a.length * 5, top), run(b, 285 - b.length * 5, top)]);
+    const { tables } = findTables(rules, runs, page);
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([[8, 3]]);
+  });
+
   it("reads a booktabs table whose cells stand 1.2 to 1.6 font sizes apart", () => {
     // Rules above, under the header and below; LaTeX's 6 pt column padding at 10 pt.
     const rules = [h(295, 244, 367), h(307.5, 244, 367), h(356, 244, 367)];
