@@ -24,8 +24,8 @@ import type { GridCell, GridTable, Line, Rect, Segment, TextRun } from "./types.
 export function ruledTables(rules: readonly Segment[], runs: readonly TextRun[], page: Rect, used: Set<TextRun>, out: GridTable[], keep: boolean): void {
   if (rules.length < 3) return;
   const first = rules[0]!;
-  const region: Rect = { x0: first.from, x1: first.to, y0: first.at, y1: rules[rules.length - 1]!.at };
   const ys = rules.map((s) => s.at);
+  const region = withLabels({ x0: first.from, x1: first.to, y0: first.at, y1: rules[rules.length - 1]!.at }, ys, runs, used);
   let cut = 0;
   if (region.y1 - region.y0 < 0.6 * (page.y1 - page.y0) || everyRow(ys)) {
     // Tried on a copy of `used`: a second table in the rules gives the runs back.
@@ -45,6 +45,48 @@ export function ruledTables(rules: readonly Segment[], runs: readonly TextRun[],
   }
   ruledTables(rules.slice(0, cut), runs, page, used, out, keep);
   ruledTables(rules.slice(cut), runs, page, used, out, keep);
+}
+
+/**
+ * The region widened to the row labels left of its rules: a statement (an SEC filing's, an
+ * annual report's) rules its subtotals under the figure columns only (`border-top` on the
+ * amount cells), so the rules stop short of the labels. The labels are each row's nearest
+ * piece left of the rules, in the cells' type (within a tenth), most of them on a line of
+ * the figures, in most bands that hold figures, half of them or more starting at one left
+ * edge (the rest indented under it) and ragged at their right ends: a column of prose
+ * beside the table is set in its own leading and justified.
+ */
+function withLabels(region: Rect, rules: readonly number[], runs: readonly TextRun[], used: ReadonlySet<TextRun>): Rect {
+  const inside: TextRun[] = [];
+  const left: TextRun[] = [];
+  for (const r of runs) {
+    const cy = (r.y0 + r.y1) / 2;
+    if (used.has(r) || r.angle !== 0 || cy <= region.y0 || cy >= region.y1) continue;
+    const cx = (r.x0 + r.x1) / 2;
+    if (cx >= region.x0 - 2 && cx <= region.x1 + 2) inside.push(r);
+    else if (r.x1 <= region.x0 + 1) left.push(r);
+  }
+  if (inside.length < 2 || left.length === 0) return region;
+  const em = median(inside.map((r) => r.fontSize));
+  const rows = distinct(
+    buildLines(inside, { splitGapEm: 1e9 }).map((l) => (l.y0 + l.y1) / 2),
+    0.4 * em,
+  );
+  // Each line's piece nearest the rules (a piece further left belongs to something else).
+  const pieces = buildLines(left, { splitGapEm: 0.6, gutterEm: 0.6 });
+  const mid = (l: Line): number => (l.y0 + l.y1) / 2;
+  const labels = pieces.filter((p) => !pieces.some((q) => q !== p && q.x0 > p.x1 && Math.abs(mid(q) - mid(p)) < 0.4 * em));
+  if (labels.length < 2 || labels.some((l) => Math.abs(l.fontSize - em) > 0.1 * em)) return region;
+  const aligned = labels.filter((l) => rows.some((y) => Math.abs(y - mid(l)) < 0.4 * em)).length;
+  if (aligned < (2 / 3) * labels.length) return region;
+  const bands = new Set(rows.map((y) => bandAt(rules, y)));
+  const labelled = new Set(labels.map((l) => bandAt(rules, mid(l))));
+  if ([...bands].filter((b) => labelled.has(b)).length <= bands.size / 2) return region;
+  const edge = Math.min(...labels.map((l) => l.x0));
+  if (labels.filter((l) => l.x0 - edge < 0.5 * em).length < labels.length / 2) return region;
+  const end = Math.max(...labels.map((l) => l.x1));
+  if (labels.length >= 4 && labels.filter((l) => end - l.x1 < 0.5 * em).length >= (2 / 3) * labels.length) return region;
+  return { ...region, x0: edge };
 }
 
 /**

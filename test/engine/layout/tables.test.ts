@@ -187,6 +187,37 @@ describe("findTables: rows and columns nobody ruled", () => {
     expect(tables.map((t) => [t.rows, t.cols])).toEqual([[8, 3]]);
   });
 
+  it("takes a statement's row labels left of subtotal rules drawn under its figure columns only", () => {
+    // An SEC filing's statement: `border-bottom` under the years, `border-top` over each
+    // subtotal's amount cells, a double rule under the total; the labels' cells unruled.
+    const rules = [h(96, 270, 404), h(123, 270, 404), h(164, 270, 404), h(191, 270, 404), h(205, 270, 404), h(206.5, 270, 404)];
+    const rows: [string, string, string, number][] = [
+      ["Net sales", "10,730.0", "10,030.1", 97],
+      ["Cost of sales", "6,727.0", "6,408.2", 110],
+      ["Gross margin", "4,003.0", "3,621.9", 124],
+      ["Research and development", "612.8", "574.1", 137],
+      ["Selling, general and administrative", "1,488.3", "1,402.7", 151],
+      ["Operating income", "1,901.9", "1,645.1", 164.5],
+      ["Interest expense, net", "(186.2)", "(141.9)", 178],
+      ["Net income", "1,715.7", "1,503.2", 192],
+    ];
+    const runs = [run("2023", 294, 83, { fontSize: 9 }), run("2022", 361, 83, { fontSize: 9 })];
+    for (const [label, a, b, top] of rows) runs.push(run(label, 63, top, { fontSize: 9 }), run(a, 334 - a.length * 4.5, top, { fontSize: 9 }), run(b, 401 - b.length * 4.5, top, { fontSize: 9 }));
+    const [t, ...more] = findTables(rules, runs, page).tables;
+    expect(more).toEqual([]);
+    expect(t!.cells.filter((c) => c.col === 1 && c.text).map((c) => c.text)).toEqual(rows.map(([label]) => label));
+    expect(t!.cells.filter((c) => c.text === "4,003.0" || c.text === "Gross margin").map((c) => c.row)).toEqual([4, 4]);
+  });
+
+  it("leaves a justified column of prose beside a table ruled under its own columns", () => {
+    const rules = [h(96, 320, 550), h(110, 320, 550), h(180, 320, 550)];
+    const runs = [run("Model", 325, 98), run("Acc", 430, 98), run("F1", 500, 98)];
+    for (let r = 0; r < 5; r++) runs.push(run(`m${r}`, 325, 112 + 13 * r), run(`0.5${r}`, 430, 112 + 13 * r), run(`0.4${r}`, 500, 112 + 13 * r));
+    for (let r = 0; r < 14; r++) runs.push(run("prose set in a column of its own, justified", 60, 60 + 13 * r, { x1: 290 }));
+    const [t] = findTables(rules, runs, page).tables;
+    expect(t!.x0).toBe(320);
+  });
+
   it("reads a booktabs table whose cells stand 1.2 to 1.6 font sizes apart", () => {
     // Rules above, under the header and below; LaTeX's 6 pt column padding at 10 pt.
     const rules = [h(295, 244, 367), h(307.5, 244, 367), h(356, 244, 367)];
