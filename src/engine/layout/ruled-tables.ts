@@ -253,7 +253,9 @@ export function headerCut(head: readonly Line[], table: GridTable): GridTable | 
       .map((l) => l.text.trim())
       .join(" "),
   }));
-  return { ...table, y0: Math.min(table.y0, y0 - 1), rows: table.rows + 1, cells: [...cells, ...table.cells.map((c) => ({ ...c, row: c.row + 1 }))] };
+  const out: GridTable = { ...table, y0: Math.min(table.y0, y0 - 1), rows: table.rows + 1, cells: [...cells, ...table.cells.map((c) => ({ ...c, row: c.row + 1 }))] };
+  if (table.headerRows !== undefined) out.headerRows = table.headerRows + 1;
+  return out;
 }
 
 /** A line of prose: four words or more over ten em. */
@@ -415,15 +417,12 @@ export function alignedTable(region: Rect, rules: number[], runs: readonly TextR
   if (inside.length < 2) return undefined;
   // Inside a table every clear gap is a cell edge: no need to tell gutters from word spaces.
   const segs = buildLines(inside, { splitGapEm: 0.6, gutterEm: 0.6 });
-  // Column gutters: x-ranges no line segment covers.
-  const sorted = [...segs].sort((a, b) => a.x0 - b.x0);
-  const xs: number[] = [region.x0];
-  let reach = -Infinity;
-  for (const s of sorted) {
-    if (reach !== -Infinity && s.x0 > reach + 2) xs.push((reach + s.x0) / 2);
-    reach = Math.max(reach, s.x1);
-  }
-  xs.push(region.x1);
+  // Column gutters: x-ranges no line segment covers; those of the figures' rows under a
+  // head spanning them (see spanningHead).
+  const over = headLines(segs, rules);
+  let xs = gutters(region, over.size ? segs.filter((s) => !over.has(s)) : segs);
+  const head = new Set([...over].filter((s) => xs.some((x, i) => i > 0 && i < xs.length - 1 && x > s.x0 + 1 && x < s.x1 - 1)));
+  if (over.size && !head.size) xs = gutters(region, segs);
   const nCols = xs.length - 1;
   if (nCols < 2) return undefined;
   // Rows: distinct line positions, less the lines of cells wrapped onto more lines; a
@@ -432,7 +431,7 @@ export function alignedTable(region: Rect, rules: number[], runs: readonly TextR
     segs.map((s) => (s.y0 + s.y1) / 2),
     Math.max(2, 0.5 * (segs[0]?.fontSize ?? 4)),
   );
-  const starts = oneRowBands(rowStarts(lineYs, segs, xs), lineYs, segs, xs, rules);
+  const starts = headApart(oneRowBands(rowStarts(lineYs, segs, xs), lineYs, segs, xs, rules), lineYs, head);
   const rowYs = starts.map((i) => lineYs[i]!);
   if (rowYs.length < 2) return undefined;
   const bounds: number[] = [region.y0];
@@ -448,23 +447,102 @@ export function alignedTable(region: Rect, rules: number[], runs: readonly TextR
       cells.push({ row: r + 1, col: c + 1, rowSpan: 1, colSpan: 1, x0: xs[c]!, x1: xs[c + 1]!, y0: bounds[r]!, y1: bounds[r + 1]!, text: "", runs: [] });
     }
   }
+  const colAt = (x: number): number => Math.max(0, xs.findIndex((e, i) => i < nCols && x >= e && x <= xs[i + 1]!));
+  const covered = new Set<(typeof cells)[number]>();
   let multi = 0;
   for (let r = 0; r < nRows; r++) {
-    let filled = 0;
-    for (const s of segs) {
-      const cy = (s.y0 + s.y1) / 2;
-      if (cy < bounds[r]! || cy > bounds[r + 1]!) continue;
-      for (const run of s.runs) {
-        const cx = (run.x0 + run.x1) / 2;
-        const c = xs.findIndex((x, i) => i < nCols && cx >= x && cx <= xs[i + 1]!);
-        const cell = cells[r * nCols + Math.max(0, c)]!;
-        if (cell.runs.length === 0) filled++;
-        cell.runs.push(run);
-      }
+    const inRow = segs.filter((s) => (s.y0 + s.y1) / 2 >= bounds[r]! && (s.y0 + s.y1) / 2 <= bounds[r + 1]!);
+    const spans = head.size ? rowSpans(inRow, head, xs, colAt) : new Map<Line, number>();
+    for (const s of inRow) {
+      const c0 = spans.get(s);
+      for (const run of s.runs) cells[r * nCols + (c0 ?? colAt((run.x0 + run.x1) / 2))]!.runs.push(run);
     }
-    if (filled >= 2) multi++;
+    for (const [s, c0] of spans) {
+      const c1 = colAt(s.x1);
+      const cell = cells[r * nCols + c0]!;
+      cell.colSpan = c1 - c0 + 1;
+      cell.x1 = xs[c1 + 1]!;
+      for (let c = c0 + 1; c <= c1; c++) covered.add(cells[r * nCols + c]!);
+    }
+    if (cells.slice(r * nCols, (r + 1) * nCols).filter((c) => c.runs.length > 0).length >= 2) multi++;
   }
   if (multi < Math.ceil(nRows / 2)) return undefined;
   for (const run of within) used.add(run);
-  return readingColumns({ ...region, rows: nRows, cols: nCols, cells: cells.map((c) => finishCell(c, keep)) });
+  const kept = covered.size ? cells.filter((c) => !covered.has(c)) : cells;
+  const table: GridTable = { ...region, rows: nRows, cols: nCols, cells: kept.map((c) => finishCell(c, keep)) };
+  // Under a spanning head, the header is every row over the rule under it (the years, the
+  // units row under the groups: booktabs' `\midrule`).
+  const ruleUnder = head.size ? rules.find((y) => y > Math.max(...[...head].map((s) => s.y1)) && y < region.y1 - 1) : undefined;
+  const headerRows = ruleUnder === undefined ? 0 : rowYs.filter((y) => y < ruleUnder).length;
+  if (headerRows > 1 && headerRows < nRows) table.headerRows = headerRows;
+  return readingColumns(table);
+}
+
+/** Column edges of `region`: its sides and the middle of each x-range no segment covers. */
+function gutters(region: Rect, segs: readonly Line[]): number[] {
+  const xs: number[] = [region.x0];
+  let reach = -Infinity;
+  for (const s of [...segs].sort((a, b) => a.x0 - b.x0)) {
+    if (reach !== -Infinity && s.x0 > reach + 2) xs.push((reach + s.x0) / 2);
+    reach = Math.max(reach, s.x1);
+  }
+  xs.push(region.x1);
+  return xs;
+}
+
+/**
+ * A table's head over its figures: the pieces on lines above the first line holding a
+ * figure (two figures or more in the table), set close over it (within three of its size)
+ * and between the same two rules, none a line of prose: lines further up or over a rule
+ * (tried by {@link rowsAbove}, or under a letterhead's rule: an invoice's address blocks)
+ * are no head of the columns and must keep them. A head
+ * spanning two columns
+ * (`\multicolumn{2}{c}{Group}` over `2023 2022`, a `colspan`) covers the gutter between
+ * them; with the gutters taken from the lines under the head, the columns stay apart and
+ * the piece becomes a cell spanning them ({@link rowSpans}). Where no head piece crosses
+ * such a gutter, the gutters are everyone's, as before.
+ */
+function headLines(segs: readonly Line[], rules: readonly number[]): Set<Line> {
+  const figures = segs.filter((s) => NUMBER.test(s.text.trim()));
+  if (figures.length < 2 || rules.length === 0) return new Set();
+  const first = figures.reduce((a, b) => (b.y0 < a.y0 ? b : a));
+  const ys = [...rules].sort((a, b) => a - b);
+  const band = bandAt(ys, (first.y0 + first.y1) / 2);
+  const reach = first.y0 - 3 * first.fontSize;
+  return new Set(segs.filter((s) => s.y1 <= first.y0 && s.y0 >= reach && band > 0 && bandAt(ys, (s.y0 + s.y1) / 2) === band && !long(s)));
+}
+
+/**
+ * Row starts with the first line under a spanning head starting a row: a band between two
+ * rules holding the head and the years under it (`Group` over `2023 2022`) is two rows, the
+ * spanning cell's and the columns'.
+ */
+function headApart(starts: number[], lineYs: readonly number[], head: ReadonlySet<Line>): number[] {
+  if (head.size === 0) return starts;
+  const bottom = Math.max(...[...head].map((s) => (s.y0 + s.y1) / 2));
+  const first = lineYs.findIndex((y) => y > bottom + 1);
+  if (first < 0 || starts.includes(first)) return starts;
+  return [...starts, first].sort((a, b) => a - b);
+}
+
+/**
+ * The head pieces of a row that cross a gutter (by more than a point each side), each to
+ * the first column it spans (it spans on to the column its right end lies in). None when
+ * another piece of the row lies in a column they would cover: the gutters are the row's
+ * own then, read by each run's centre as before.
+ */
+function rowSpans(inRow: readonly Line[], head: ReadonlySet<Line>, xs: readonly number[], colAt: (x: number) => number): Map<Line, number> {
+  const spans = new Map<Line, number>();
+  for (const s of inRow) {
+    if (head.has(s) && xs.some((x, i) => i > 0 && i < xs.length - 1 && x > s.x0 + 1 && x < s.x1 - 1)) spans.set(s, colAt(s.x0));
+  }
+  for (const [s, c0] of spans) {
+    const c1 = colAt(s.x1);
+    for (const o of inRow) {
+      if (o === s || (spans.get(o) === c0 && colAt(o.x1) === c1)) continue;
+      const c = colAt((o.x0 + o.x1) / 2);
+      if (c >= c0 && c <= c1) return new Map();
+    }
+  }
+  return spans;
 }

@@ -218,6 +218,31 @@ describe("findTables: rows and columns nobody ruled", () => {
     expect(t!.x0).toBe(320);
   });
 
+  it("keeps two columns apart under a head spanning them (`\\multicolumn{2}{c}{Group}` over two years)", () => {
+    const rules = [h(100, 50, 330), h(128, 50, 330), h(186, 50, 330)];
+    // Figures right-aligned at 200, 245, 290 and 325; `Group` and `Bank` centred over each pair.
+    const right = [200, 245, 285, 325];
+    const runs = [run("Group", 198, 102), run("Bank", 285, 102)];
+    right.forEach((x, i) => runs.push(run(i % 2 ? "2022" : "2023", x - 20, 115)));
+    const body = [
+      ["Cash", "4,812", "5,907", "4,790", "5,881"],
+      ["Loans", "1,208", "986", "1,144", "951"],
+      ["Customers", "38,442", "36,105", "38,019", "35,774"],
+      ["Total", "44,462", "42,998", "43,953", "42,606"],
+    ];
+    body.forEach(([label, ...figures], r) => {
+      runs.push(run(label!, 55, 131 + 13 * r));
+      figures.forEach((f, i) => runs.push(run(f, right[i]! - 5 * f.length, 131 + 13 * r)));
+    });
+    const [t] = findTables(rules, runs, page).tables;
+    expect([t!.rows, t!.cols, t!.headerRows]).toEqual([6, 5, 2]);
+    expect(t!.cells.filter((c) => c.row === 1 && c.text).map((c) => [c.text, c.col, c.colSpan])).toEqual([
+      ["Group", 2, 2],
+      ["Bank", 4, 2],
+    ]);
+    expect(t!.cells.filter((c) => c.row === 6).map((c) => c.text)).toEqual(body[3]);
+  });
+
   it("reads a booktabs table whose cells stand 1.2 to 1.6 font sizes apart", () => {
     // Rules above, under the header and below; LaTeX's 6 pt column padding at 10 pt.
     const rules = [h(295, 244, 367), h(307.5, 244, 367), h(356, 244, 367)];
