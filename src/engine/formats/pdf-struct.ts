@@ -44,7 +44,7 @@ export function taggedCells(tree: StructNode | null | undefined, page: string): 
       readTable(node);
       return;
     }
-    if (inTable && HEADING.test(node.role ?? "")) inTable.layout = true;
+    if (inTable && SECTIONING.test(node.role ?? "")) inTable.layout = true;
     for (const kid of node.children ?? []) visit(kid, inTable);
   };
   // The HTML table model: a cell takes the first column its row has free, after the
@@ -75,7 +75,8 @@ export function taggedCells(tree: StructNode | null | undefined, page: string): 
   return cells;
 }
 
-const HEADING = /^H[1-6]?$/;
+/** Structure a data table's cell does not hold: a heading or a list (a page, a field list set out in a table). */
+const SECTIONING = /^(?:H[1-6]?|L|LI)$/;
 
 /** A table's rows in order: its own `TR`s and those of its `THead`, `TBody` and `TFoot`. */
 function tableRows(table: StructNode): StructNode[] {
@@ -92,7 +93,7 @@ function tableRows(table: StructNode): StructNode[] {
 }
 
 /**
- * The MCIDs of this page's content under a cell. A table or a heading inside marks the
+ * The MCIDs of this page's content under a cell. A table, a heading or a list inside marks the
  * outer table as layout (`visit` reads the inner table for its own cells).
  */
 function contentIds(cell: StructNode, prefix: string, table: TaggedTable, visit: (node: StructNode, inTable: TaggedTable | null) => void): number[] {
@@ -107,7 +108,7 @@ function contentIds(cell: StructNode, prefix: string, table: TaggedTable, visit:
       } else if (kid.role === "Table") {
         visit(kid, table);
       } else {
-        if (HEADING.test(kid.role ?? "")) table.layout = true;
+        if (SECTIONING.test(kid.role ?? "")) table.layout = true;
         walk(kid);
       }
     }

@@ -356,7 +356,7 @@ class Lexer {
   },
   {
     name: "table-tree",
-    why: "Not speed: tables, at a cost that stays linear. pdfjs' page structure tree (getStructTree) builds every structure element on the way from the page's content to the root, and each one parses all of its kids: Chromium hangs every paragraph of a document from one Document element, so each page parsed that element's thousands of kids again (30 ms a page at 550 pages, growing with the document). docparse reads only tables from the tree (pdf-struct.ts): each marked content's owner (the parent tree's array for the page, indexed by MCID) is followed up to its TD or TH, and the table's rows and each row's cells are read once per document. The tree has pdfjs' shape, tables only: Root › Table › TR (rows holding this page's content, in order) › TD/TH (every cell of such a row, with colSpan and rowSpan from its attributes) › content leaves; a table holding another table or a heading is marked `layout`",
+    why: "Not speed: tables, at a cost that stays linear. pdfjs' page structure tree (getStructTree) builds every structure element on the way from the page's content to the root, and each one parses all of its kids: Chromium hangs every paragraph of a document from one Document element, so each page parsed that element's thousands of kids again (30 ms a page at 550 pages, growing with the document). docparse reads only tables from the tree (pdf-struct.ts): each marked content's owner (the parent tree's array for the page, indexed by MCID) is followed up to its TD or TH, and the table's rows and each row's cells are read once per document. The tree has pdfjs' shape, tables only: Root › Table › TR (rows holding this page's content, in order) › TD/TH (every cell of such a row, with colSpan and rowSpan from its attributes) › content leaves; a table holding another table, a heading or a list is marked `layout`",
     find: `  _parseStructTree(structTreeRoot) {
     const tree = new StructTreePage(structTreeRoot, this.pageDict);
     tree.parse(this.ref);
@@ -434,7 +434,7 @@ class Lexer {
     for (let mcid = 0; mcid < owners.length; mcid++) {
       let dict = xref.fetchIfRef(owners[mcid]);
       let cell = null;
-      let heading = false;
+      let sectioned = false;
       for (let depth = 0; dict instanceof Dict && depth < 40; depth++) {
         const role = roleOf(dict);
         if (role === "TD" || role === "TH") {
@@ -444,8 +444,8 @@ class Lexer {
         if (role === "Table" || isName(dict.get("Type"), "StructTreeRoot")) {
           break;
         }
-        if (/^H[1-6]?$/.test(role)) {
-          heading = true;
+        if (/^(?:H[1-6]?|L|LI)$/.test(role)) {
+          sectioned = true;
         }
         dict = parentOf(dict);
       }
@@ -465,7 +465,7 @@ class Lexer {
       if (at === undefined) {
         continue;
       }
-      if (heading) {
+      if (sectioned) {
         shape.layout = true;
       }
       let cells = shape.cellsOf.get(row);

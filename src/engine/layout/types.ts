@@ -71,8 +71,8 @@ export interface TaggedCell {
 /** A tagged PDF's table, shared by its cells' runs. */
 export interface TaggedTable {
   /**
-   * The table lays a page out rather than holding data: it holds another table or a
-   * heading (an HTML page or an e-mail set out with tables). Read as text.
+   * The table lays a page out rather than holding data: it holds another table, a heading
+   * or a list (an HTML page or an e-mail set out with tables, a field list). Read as text.
    */
   layout: boolean;
 }

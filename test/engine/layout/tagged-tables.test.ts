@@ -47,13 +47,14 @@ describe("taggedCells: a structure tree's table cells by MCID", () => {
     expect([cells.get(0)!.colSpan, cells.get(0)!.rowSpan, cells.get(1)!.col, cells.get(2)!.col]).toEqual([1000, 2, 1000, 1000]);
   });
 
-  it("ignores other pages' content and marks a table holding a table or a heading as layout", () => {
+  it("ignores other pages' content and marks a table holding a table, a heading or a list as layout", () => {
     const inner: StructNode = { role: "Table", children: [row(cell("TD", [2]), cell("TD", [3])), row(cell("TD", [4]), cell("TD", [5]))] };
     const tree: StructNode = {
       role: "Root",
       children: [
         { role: "Table", children: [row(cell("TD", [0]), { role: "TD", children: [inner] }), row(cell("TD", [1]), { role: "TD", children: [content(9, "7R")] })] },
         { role: "Table", children: [row({ role: "TD", children: [{ role: "H2", children: [content(6)] }] }, cell("TD", [7]))] },
+        { role: "Table", children: [row(cell("TH", [10]), { role: "TD", children: [{ role: "L", children: [{ role: "LI", children: [content(11)] }] }] })] },
       ],
     };
     const cells = taggedCells(tree, "4R");
@@ -61,6 +62,7 @@ describe("taggedCells: a structure tree's table cells by MCID", () => {
     expect(cells.get(2)!.table.layout).toBe(false);
     expect([cells.get(5)!.row, cells.get(5)!.col]).toEqual([1, 1]);
     expect(cells.get(6)!.table.layout).toBe(true);
+    expect(cells.get(10)!.table.layout).toBe(true);
     expect(cells.has(9)).toBe(false);
   });
 
