@@ -175,7 +175,7 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         // The next speaker's turn, once the line above has finished (or broken off) its sentence.
         if (speakers.has(line) && (endsSentence(last) || BROKEN_OFF.test(last.text))) continue;
         if (nextNote(b, line)) continue;
-        if (!line.mono && (widerSpaced(b, line, tight, below(k), () => filled(k, last, line, votes !== undefined && rtlWins(votes.get(b)!))) || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near), verse.get(line) === last))) continue;
+        if (!line.mono && (widerSpaced(b, line, tight, below(k), () => filled(k, last, line, votes !== undefined && rtlWins(votes.get(b)!))) || verse.after.get(line) === last || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near), verse.lines.get(line) === last))) continue;
         if (skips(k, last)) continue;
         best = b;
         bestGap = gap;

@@ -77,7 +77,12 @@ export function classifyBlocks(blocks: Block[]): void {
 /** An algorithm's step number opening its line: `1: input: A, b`, `12: end for`. */
 const STEP = /^(\d{1,3}):\s+\S/;
 /** What pseudo-code's steps say: its keywords, an assignment. */
-const PSEUDO_CODE = /\b(?:for|while|do|if|then|else|end|return|repeat|until|input|output|function|procedure)\b|\u2190|:=/i;
+// A step of pseudo-code: it opens with a keyword, or assigns (`←`, `:=`). English steps
+// (`1: Check if the cable is in`, a transcript's `1: Q: What…`) hold the same words
+// inside sentences, not first.
+const PSEUDO_CODE = /^(?:(?:for|while|do|if|else|end|return|repeat|until|input|output|function|procedure)\b|.*(?:\u2190|:=))/i;
+/** What only code writes: an assignment arrow, or a block's end (`end for`) or a return. */
+const CODE_ONLY = /^(?:(?:end|return)\b|.*(?:\u2190|:=))/i;
 
 /**
  * An algorithm's numbered pseudo-code (LaTeX's `algorithmic` with line numbers, or set in
@@ -114,7 +119,8 @@ function joinAlgorithms(blocks: Block[]): void {
     }
     i = j;
     const lines = run.flatMap((c) => c.b.lines);
-    if (lines.length < 3 || lines.filter((l) => PSEUDO_CODE.test(l.text.replace(STEP, ""))).length < 2) continue;
+    const said = lines.map((l) => l.text.replace(/^\d{1,3}:\s+/, ""));
+    if (lines.length < 3 || said.filter((t) => PSEUDO_CODE.test(t)).length < 2 || !said.some((t) => CODE_ONLY.test(t))) continue;
     const into = run[0]!.b;
     for (const c of run.slice(1)) {
       Object.assign(into, { x0: Math.min(into.x0, c.b.x0), y0: Math.min(into.y0, c.b.y0), x1: Math.max(into.x1, c.b.x1), y1: Math.max(into.y1, c.b.y1) });

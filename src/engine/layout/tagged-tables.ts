@@ -16,6 +16,13 @@ import type { GridCell, GridTable, Rect, TaggedCell, TaggedTable, TextRun } from
 const MAX_CELL_WORDS = 60;
 
 /**
+ * Cells holding this many words or more in the middle of the table are paragraphs set
+ * side by side (LibreOffice tags a grid of service blurbs or a CV's entries as a table,
+ * its first row as a header): a data table's cells are mostly short.
+ */
+const PROSE_CELL_WORDS = 15;
+
+/**
  * The tables the runs' tags declare, except those a ruled table already took words of
  * (its rules give the exact geometry) and layout tables. Their runs are added to `used`.
  */
@@ -69,7 +76,8 @@ function declaredTable(runs: readonly TextRun[], keep: boolean): GridTable | und
       box: bounds(list),
     };
   });
-  if (placed.some((p) => words(p.runs) > MAX_CELL_WORDS)) return undefined;
+  const counts = placed.map((p) => words(p.runs)).sort((a, b) => a - b);
+  if (counts[counts.length - 1]! > MAX_CELL_WORDS || counts[Math.floor(counts.length / 2)]! >= PROSE_CELL_WORDS) return undefined;
   // Writers leave an empty cell out of the tree (Chromium writes no `TD` for `<td></td>`),
   // so a row with one shifts its later cells left. Columns are measured on the rows whose
   // cells fill them all; the others' cells go to the columns they stand in.
@@ -103,10 +111,12 @@ function declaredTable(runs: readonly TextRun[], keep: boolean): GridTable | und
   cells.sort((a, b) => a.row - b.row || a.col - b.col);
   const table: GridTable = { ...box, rows: nRows, cols: nCols, cells: cells.map((c) => finishCell(c, keep)) };
   // Header rows: the top rows whose cells are all header cells (`TH`). A table tagged
-  // without any keeps the default (its first row), as most such tables are headed.
+  // without any is headed by its first row when that row is set in bold (Word and
+  // LibreOffice tables whose heading row is not marked as one), else not at all.
   let head = 0;
   while (head < nRows && placed.every((p) => p.row !== head || p.head)) head++;
-  if (head > 0 && head < nRows) table.headerRows = head;
+  if (head === 0 && !placed.every((p) => p.row !== 0 || p.runs.every((r) => r.bold || !r.text.trim()))) table.headerRows = 0;
+  else if (head > 0 && head < nRows) table.headerRows = head;
   return readingColumns(table);
 }
 

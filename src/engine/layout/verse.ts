@@ -14,6 +14,9 @@ import { overlap, type Line } from "./types.js";
 /** Fewest lines, a stanza gap's blank line aside, a stack of verse holds. */
 const MIN_LINES = 4;
 
+/** How much wider than a stack's widest line so far a line ending it is (see {@link verseLines}). */
+const PROSE_WIDTH = 1.3;
+
 /** A line ending its sentence: a full stop, a question, an exclamation (a quote or bracket after it). */
 const FULL_STOP = /[.!?\u2026]["”’)]?\s*$/;
 
@@ -42,22 +45,44 @@ const CAPITAL_START = /^[\s"“‘’'(\[]*\p{Lu}/u;
  *  - the lines are not centred (a title page's lines, each shorter, share a middle).
  * Left-to-right text only: room is measured at the lines' right ends.
  */
-export function verseLines(sorted: readonly Line[]): ReadonlyMap<Line, Line> {
+export function verseLines(sorted: readonly Line[]): Verse {
   const out = new Map<Line, Line>();
+  const after = new Map<Line, Line>();
   const taken = new Set<Line>();
   for (let k = 0; k < sorted.length; k++) {
     const first = sorted[k]!;
     if (taken.has(first) || first.mono) continue;
     const stack = [first];
+    let widest = first.x1 - first.x0;
+    let prose: Line | undefined;
     let next = nextBelow(sorted, k);
     while (next !== undefined && !taken.has(sorted[next]!)) {
-      stack.push(sorted[next]!);
-      taken.add(sorted[next]!);
+      const line = sorted[next]!;
+      // A line far wider than all of a stack's before it is prose after the verse (a
+      // closing paragraph set full under a poem or notes broken line by line).
+      if (stack.length >= MIN_LINES && line.x1 - line.x0 > PROSE_WIDTH * widest) {
+        prose = line;
+        break;
+      }
+      widest = Math.max(widest, line.x1 - line.x0);
+      stack.push(line);
+      taken.add(line);
       next = nextBelow(sorted, next);
     }
-    if (stack.length >= MIN_LINES && isVerse(stack)) for (let i = 1; i < stack.length; i++) out.set(stack[i]!, stack[i - 1]!);
+    if (stack.length >= MIN_LINES && isVerse(stack)) {
+      for (let i = 1; i < stack.length; i++) out.set(stack[i]!, stack[i - 1]!);
+      if (prose) after.set(prose, stack[stack.length - 1]!);
+    }
   }
-  return out;
+  return { lines: out, after };
+}
+
+/** What {@link verseLines} finds on a page. */
+export interface Verse {
+  /** Each verse line after a stack's first, with the line it goes on from. */
+  lines: ReadonlyMap<Line, Line>;
+  /** A line of prose right under a stack (far wider than its lines), with the stack's last line: it starts a paragraph. */
+  after: ReadonlyMap<Line, Line>;
 }
 
 /**

@@ -104,6 +104,22 @@ describe("classifyBlocks: numbered pseudo-code", () => {
     expect(blocks.map((b) => [b.kind, b.text])).toEqual([["code", "1: input: A, b, tolerance τ, maximum sweeps K\n2: for k = 0, 1, …, K − 1 do\n3: x ← s / a\n4: end for\n5: return x"]]);
   });
 
+  it("leaves numbered steps in English and a numbered transcript alone, their keywords inside sentences", () => {
+    const steps = buildBlocks(
+      buildLines([
+        run("1: Check if the power cable is plugged in firmly", 72, 100),
+        run("2: Then hold the reset button for ten seconds", 72, 114),
+        run("3: If the light stays red, return the unit to the shop", 72, 128),
+        run("4: Wait for the light to turn green", 72, 142),
+      ]),
+    );
+    classifyBlocks(steps);
+    expect(steps.every((b) => b.kind !== "code")).toBe(true);
+    const transcript = buildBlocks(buildLines([run("1: Q: What do you do for a living?", 72, 100), run("2: A: I repair boats, and if needed I build them.", 72, 114), run("3: Q: For how long?", 72, 128)]));
+    classifyBlocks(transcript);
+    expect(transcript.every((b) => b.kind !== "code")).toBe(true);
+  });
+
   it("leaves a numbered list of plain sentences alone", () => {
     const blocks = buildBlocks(buildLines([run("1: Apples are red.", 72, 100), run("2: Pears are green.", 72, 114), run("3: Plums are blue.", 72, 128)]));
     classifyBlocks(blocks);

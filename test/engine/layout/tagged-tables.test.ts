@@ -149,6 +149,28 @@ describe("taggedTables: tables a tagged PDF declares", () => {
     expect(taggedTables(passage, new Set())).toEqual([]);
   });
 
+  it("leaves paragraphs set side by side in cells to the page, and heads a table without header cells only by a bold first row", () => {
+    const blurb = (name: string) => `${name}. We help small firms plan their move to the cloud, from the first audit to the last.`;
+    const blurbs = tableRuns({ layout: false }, [
+      [[blurb("Consulting"), 72], [blurb("Support"), 400]],
+      [[blurb("Training"), 72], [blurb("Audits"), 400]],
+    ]);
+    expect(taggedTables(blurbs, new Set())).toEqual([]);
+    const plain = tableRuns({ layout: false }, [
+      [["2019", 72], ["Senior engineer", 200]],
+      [["2015", 72], ["Engineer", 200]],
+    ]);
+    for (const r of plain) r.cell = { ...r.cell!, head: false };
+    expect(taggedTables(plain, new Set())[0]!.headerRows).toBe(0);
+    const bold = tableRuns({ layout: false }, [
+      [["Year", 72], ["Role", 200]],
+      [["2015", 72], ["Engineer", 200]],
+    ]);
+    for (const r of bold) r.cell = { ...r.cell!, head: false };
+    for (const r of bold.slice(0, 2)) r.bold = true;
+    expect(taggedTables(bold, new Set())[0]!.headerRows).toBeUndefined();
+  });
+
   it("does not build a grid from rows tagged out of their drawn order", () => {
     const shape: TaggedTable = { layout: false };
     const runs = tableRuns(shape, [

@@ -17,6 +17,26 @@ const stack = (lines: Array<[number, string] | null>, top: number, pitch: number
 };
 
 describe("buildBlocks: verse", () => {
+  it("ends a stack of lines broken one by one at a paragraph set full under it", () => {
+    // Speakers' notes broken line by line (LaTeX `\\`), then a closing paragraph.
+    const notes = stack(
+      [
+        [72, "Arrive at the venue by nine for the sound check"],
+        [72, "Bring your slides on a memory stick, as a PDF"],
+        [72, "Talks last twenty minutes, with five for questions."],
+        [72, "Keep to time, as the sessions run back to back"],
+        [72, "Lunch is served in the atrium at one."],
+        [72, "Travel claims go to the office by the end of the month."],
+        [72, "We look forward to seeing you at the meeting and hope you enjoy the day."],
+      ],
+      100,
+      13.5,
+      { fontSize: 11 },
+    );
+    const blocks = texts(notes);
+    expect(blocks.at(-1)).toBe("We look forward to seeing you at the meeting and hope you enjoy the day.");
+  });
+
   it("keeps a stanza whole across its lines set in and its lines ending a clause short of the column; a stanza gap ends it", () => {
     // Rossetti's sonnet (LibreOffice): its rhymes set in, `land;` and `stay.` with room after them.
     const sonnet = stack(
