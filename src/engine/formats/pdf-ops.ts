@@ -94,7 +94,7 @@ export interface FontInfo {
    */
   glyphless: boolean;
   /** TeX's math extension font (`cmex10`): its glyphs are read by their codes (`mathExtensionText`). */
-  mathExtension?: boolean;
+  mathExtension: boolean;
 }
 
 interface Glyph {
@@ -875,9 +875,8 @@ export function fontInfo(obj: unknown): FontInfo {
   const ascent = Number.isFinite(f.ascent) && f.ascent! > 0.5 && f.ascent! <= 1.2 ? f.ascent! : 0.8;
   const descent = Number.isFinite(f.descent) && f.descent! < 0 && f.descent! >= -0.5 ? f.descent! : -0.2;
   const glyphless = GLYPHLESS_FONT.test(f.name ?? "");
-  const info: FontInfo = { style, matrix: f.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0], vertical: f.vertical === true, ascent, descent, glyphless };
-  if (isMathExtension(f.name)) info.mathExtension = true;
-  return info;
+  // Every font's facts in one shape: the glyph loop reads them from any font.
+  return { style, matrix: f.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0], vertical: f.vertical === true, ascent, descent, glyphless, mathExtension: isMathExtension(f.name) };
 }
 
 /**

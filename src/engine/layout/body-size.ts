@@ -13,20 +13,43 @@ const NOTE_MARK = /^(?:\d{1,3}|[*†‡§¶])\s*\S/u;
  */
 export function bodySize(pages: readonly PageLayout[]): number {
   const sizes = new Map<number, number>();
-  const notes = new Map<number, number>();
   for (const p of pages) {
-    const foot = footnotes(p);
     for (const b of p.blocks) {
-      const size = b.kind === "text" || b.kind === "list" ? b.fontSize : b.kind === "table" ? (b.cellSize ?? 0) : 0;
-      if (size <= 0) continue;
-      sizes.set(size, (sizes.get(size) ?? 0) + b.text.length);
-      if (foot.has(b)) notes.set(size, (notes.get(size) ?? 0) + b.text.length);
+      const size = blockSize(b);
+      if (size > 0) sizes.set(size, (sizes.get(size) ?? 0) + b.text.length);
     }
   }
   const body = mostCommon(sizes);
-  if ((notes.get(body) ?? 0) <= 0.5 * (sizes.get(body) ?? 0)) return body;
-  for (const [size, n] of notes) sizes.set(size, sizes.get(size)! - n);
+  // Most documents: the most common size is the body's, its footnotes (if any) few.
+  let inNotes = 0;
+  for (const p of pages) inNotes += noteChars(p, body);
+  if (inNotes <= 0.5 * (sizes.get(body) ?? 0)) return body;
+  for (const p of pages) {
+    for (const b of footnotes(p)) {
+      const size = blockSize(b);
+      if (size > 0) sizes.set(size, sizes.get(size)! - b.text.length);
+    }
+  }
   return mostCommon(sizes);
+}
+
+/** The size a block counts at: its type size for text and list items, its cells' for a table. */
+const blockSize = (b: Block): number => (b.kind === "text" || b.kind === "list" ? b.fontSize : b.kind === "table" ? (b.cellSize ?? 0) : 0);
+
+/** Characters of a page's footnotes set in `size` (as {@link footnotes} finds them, for one size). */
+function noteChars(p: PageLayout, size: number): number {
+  let deepest = -Infinity;
+  for (const b of p.blocks) if ((b.kind === "text" || b.kind === "list" || b.kind === "title") && b.fontSize > size && b.y1 > deepest && /\p{L}/u.test(b.text)) deepest = b.y1;
+  if (deepest === -Infinity) return 0;
+  let chars = 0;
+  let marked = false;
+  for (const b of p.blocks) {
+    if ((b.kind !== "text" && b.kind !== "list") || b.fontSize !== size || b.y0 < deepest) continue;
+    if (b.y0 < 0.5 * p.height) return 0;
+    chars += b.text.length;
+    marked ||= NOTE_MARK.test(b.text);
+  }
+  return marked ? chars : 0;
 }
 
 function mostCommon(sizes: ReadonlyMap<number, number>): number {

@@ -78,8 +78,9 @@ const rightToLeft = new WeakMap<Line, boolean>();
  * margin. Decided once a line; a line with no RTL character costs one regex test.
  */
 const startX = (l: Line): number => {
+  if (!hasRtl(l.text)) return l.x0;
   let rtl = rightToLeft.get(l);
-  if (rtl === undefined) rightToLeft.set(l, (rtl = hasRtl(l.text) && rtlWins(countDirection(l.text))));
+  if (rtl === undefined) rightToLeft.set(l, (rtl = rtlWins(countDirection(l.text))));
   return rtl ? l.x1 : l.x0;
 };
 

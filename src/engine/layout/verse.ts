@@ -104,6 +104,10 @@ function nextBelow(sorted: readonly Line[], k: number): number | undefined {
 /** Whether a stack of lines is verse (see {@link verseLines}). */
 function isVerse(stack: readonly Line[]): boolean {
   const breaks = stack.length - 1;
+  // Prose first: its lines open with whatever word comes, most in lower case (a cheap
+  // test, run on every paragraph of four lines or more).
+  let lower = 0;
+  for (let i = 1; i < stack.length; i++) if (!CAPITAL_START.test(stack[i]!.text) && ++lower > 0.2 * breaks) return false;
   let capitals = 0;
   let open = 0;
   let centred = 0;
