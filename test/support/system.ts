@@ -20,8 +20,9 @@ export function which(part: SystemPart): string | undefined {
     let path: string | undefined;
     try {
       if (part === "reportlab") {
-        // A Python module: found when Debian's Python imports it.
-        execFileSync(DEBIAN_PYTHON, ["-c", "import reportlab"], { stdio: "ignore" });
+        // A Python module: found when Debian's Python imports it. Its charts need the
+        // renderPM extension, which is a package of its own (python3-renderpm).
+        execFileSync(DEBIAN_PYTHON, ["-c", "import reportlab.graphics.charts.barcharts"], { stdio: "ignore" });
         path = DEBIAN_PYTHON;
       } else path = execFileSync("sh", ["-c", `command -v ${part}`], { encoding: "utf8" }).trim() || undefined;
     } catch {
@@ -39,7 +40,7 @@ export function which(part: SystemPart): string | undefined {
 export function missing(...parts: SystemPart[]): boolean {
   const absent = parts.filter((p) => !which(p));
   if (absent.length === 0) return false;
-  const reason = `missing system part(s): ${absent.join(", ")} (apt-get install -y redis-server chromium poppler-utils libreoffice-writer-nogui texlive-latex-base groff-base ghostscript tesseract-ocr python3-reportlab)`;
+  const reason = `missing system part(s): ${absent.join(", ")} (apt-get install -y redis-server chromium poppler-utils libreoffice-writer-nogui texlive-latex-base groff-base ghostscript tesseract-ocr python3-reportlab python3-renderpm)`;
   if (process.env.DOCPARSE_REQUIRE_ALL === "1") throw new Error(`${reason}; DOCPARSE_REQUIRE_ALL=1 forbids skipping`);
   console.warn(`[skip] ${reason}`);
   return true;
