@@ -179,8 +179,12 @@ function centredOn(b: Block, line: Line): boolean {
   return line.x1 - line.x0 < last.x1 - last.x0 && WORD_END.test(last.text) && last.x1 - last.x0 + 0.3 * line.fontSize + firstWordWidth(line) > b.x1 - b.x0;
 }
 
-/** A paragraph's number or letter (`1.`, `12)`, `(a)`, `B.`). */
-const PARAGRAPH_NUMBER = /^\s*\(?(?:\d{1,3}|\p{L})[.)]\s/u;
+/**
+ * A paragraph's number or letter (`1.`, `12)`, `(a)`, `B.`), or a Chinese one right before
+ * its words (`（1）`, `（一）`, `一、`, `1．`, `1、`, `①`): a Chinese paragraph sets its first
+ * line in two characters, number and all, and wraps back to the margin.
+ */
+const PARAGRAPH_NUMBER = /^\s*(?:\(?(?:\d{1,3}|\p{L})[.)]\s|(?:[（(](?:\d{1,3}|[一二三四五六七八九十]{1,3})[）)]|[一二三四五六七八九十]{1,3}、|\d{1,3}[．、]|[\u2460-\u2473])\s*\p{Script=Han})/u;
 
 /** A stanza's number alone on its line (`I`, `II.`, `3`): its heading, not its first line's first word. */
 const STANZA_NUMBER = /^\s*(?:[IVXLC]{1,6}|\d{1,3})\.?\s*$/;

@@ -1,0 +1,69 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { DraftDocument, DraftElement } from "../../src/engine/draft.js";
+import { chromiumPdf, popplerWords } from "../support/pdf-fixtures.js";
+import { missing } from "../support/system.js";
+import { parsePdf, wordsNotHeld } from "./pdf-helpers.js";
+
+/*
+ * Chinese documents' structure, on PDFs Chromium prints with the Noto CJK fonts: a
+ * government notice (公文) set as the national standard GB/T 9704 lays it out — a red
+ * head, 三号 (16 pt) type on a fixed 28 pt line, every paragraph set in two characters
+ * with its lines wrapping back to the margin, headings numbered 一、 / （一） / 1. / （1）
+ * all in the body's size, page numbers `- 3 -`.
+ */
+
+const BODY =
+  "各区、各部门要严格落实党政领导干部安全生产责任制，按照管行业必须管安全、管业务必须管安全的要求，明确各级各部门安全监管职责，建立健全责任清单，层层压实责任，确保责任落实到岗到人。";
+
+const NOTICE = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><style>
+@page { size: A4; margin: 37mm 26mm 35mm 28mm; @bottom-center { content: "- " counter(page) " -"; font-family: "Noto Serif CJK SC"; font-size: 14pt; } }
+body { font-family: "Noto Serif CJK SC", serif; font-size: 16pt; line-height: 28pt; }
+.red { color: #d00; text-align: center; font-size: 30pt; line-height: 1.3; font-weight: bold; }
+.no { text-align: center; margin: 0; padding-bottom: 8pt; border-bottom: 2px solid #d00; }
+h1 { font-family: "Noto Sans CJK SC"; font-size: 22pt; line-height: 1.4; text-align: center; font-weight: bold; margin: 20pt 0; }
+h2, h3 { font-size: 16pt; font-weight: bold; margin: 0; text-indent: 2em; }
+h2 { font-family: "Noto Sans CJK SC"; }
+p { margin: 0; text-indent: 2em; text-align: justify; }
+.sign { text-align: right; padding-right: 2em; }
+</style></head><body>
+<div class="red">某某市人民政府办公厅文件</div>
+<div class="no">某政办发〔2024〕12号</div>
+<h1>关于进一步加强城市安全生产工作的通知</h1>
+<p style="text-indent:0">各区人民政府，市政府各部门：</p>
+<p>为切实防范化解重大安全风险，坚决遏制重特大事故发生，经市政府同意，现就进一步加强全市安全生产工作有关事项通知如下。</p>
+<h2>一、总体要求</h2>
+<p>${BODY}</p>
+<h3>（一）强化责任落实</h3>
+<p>${BODY}</p>
+<p>（1）深基坑、高支模、起重机械等危大工程必须编制专项施工方案并按规定组织专家论证。</p>
+<p>（2）施工现场要配备专职安全生产管理人员，严格执行关键岗位人员带班制度。</p>
+<h3>（二）深化隐患排查</h3>
+<p>${BODY}</p>
+<h2>二、保障措施</h2>
+<p>${BODY}</p>
+<p class="sign" style="margin-top:28pt">某某市人民政府办公厅</p>
+<p class="sign">2024年3月15日</p>
+</body></html>`;
+
+const compact = (s: string): string => s.replace(/\s+/g, "");
+const holding = (doc: DraftDocument, needle: string): DraftElement[] => doc.elements.filter((e) => compact(e.text).includes(compact(needle)));
+
+describe.skipIf(missing("chromium", "pdftotext"))("pdf: a Chinese government notice (公文, Chromium)", () => {
+  let bytes: Uint8Array;
+  let doc: DraftDocument;
+  beforeAll(async () => {
+    bytes = await chromiumPdf(NOTICE);
+    doc = await parsePdf(bytes);
+  }, 120_000);
+
+  it("keeps every word poppler reads inside an element", async () => {
+    expect(wordsNotHeld(doc, await popplerWords(bytes))).toEqual([]);
+  });
+
+  it("keeps a numbered paragraph whose lines wrap back to the margin in one item, joined without spaces", () => {
+    const item = "（1）深基坑、高支模、起重机械等危大工程必须编制专项施工方案并按规定组织专家论证。";
+    const els = holding(doc, item.slice(0, 12));
+    expect(els.map((e) => e.type)).toEqual(["ListItem"]);
+    expect(els[0]!.text).toBe(item);
+  });
+});
