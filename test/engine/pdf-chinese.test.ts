@@ -66,4 +66,13 @@ describe.skipIf(missing("chromium", "pdftotext"))("pdf: a Chinese government not
     expect(els.map((e) => e.type)).toEqual(["ListItem"]);
     expect(els[0]!.text).toBe(item);
   });
+
+  it("joins the lines of each paragraph on the short last page, at the notice's 28 pt line pitch", () => {
+    const last = Math.max(...doc.elements.map((e) => e.page));
+    const item = "（2）施工现场要配备专职安全生产管理人员，严格执行关键岗位人员带班制度。";
+    expect(holding(doc, item.slice(0, 12)).map((e) => e.text)).toEqual([item]);
+    const bodies = doc.elements.filter((e) => e.page === last && compact(e.text).includes(BODY.slice(0, 12)));
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const e of bodies) expect(e.text).toBe(BODY);
+  });
 });

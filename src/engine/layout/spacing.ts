@@ -91,8 +91,12 @@ const startX = (l: Line): number => {
  * line under it starting at its place (within a point), or back at the margin under a
  * first line set in (counted at the margin: a double-spaced brief's paragraphs of four
  * lines make three pairs there, not two), 0.8 to 3 font sizes down, when five pairs or
- * more were found. A paragraph's lines stand at it; paragraphs further apart; a quotation
- * set in stands at its own.
+ * more were found — or three, all within 0.8 pt of each other (Chromium sets lines on
+ * its 0.75 pt pixel grid): a short page set at a fixed line pitch (the last page of a
+ * Chinese government notice, 16 pt type on a 28 pt line, where a CJK font's tall line
+ * box leaves 0.75 em between lines). A
+ * paragraph's lines stand at it; paragraphs further apart; a quotation set in stands at
+ * its own.
  */
 export function tightPitch(sorted: readonly Line[]): Map<number, number> {
   const pitches = new Map<number, number[]>();
@@ -118,8 +122,9 @@ export function tightPitch(sorted: readonly Line[]): Map<number, number> {
   }
   const out = new Map<number, number>();
   for (const [key, list] of pitches) {
-    if (list.length < 5) continue;
+    if (list.length < 3) continue;
     list.sort((x, y) => x - y);
+    if (list.length < 5 && list[list.length - 1]! - list[0]! > 0.8) continue;
     out.set(key, list[Math.floor(list.length / 5)]!);
   }
   return out;
