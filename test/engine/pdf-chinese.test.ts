@@ -37,7 +37,7 @@ p { margin: 0; text-indent: 2em; text-align: justify; }
 <p>${BODY}</p>
 <p>（1）深基坑、高支模、起重机械等危大工程必须编制专项施工方案并按规定组织专家论证。</p>
 <p>（2）施工现场要配备专职安全生产管理人员，严格执行关键岗位人员带班制度。</p>
-<h3>（二）深化隐患排查</h3>
+<h3>（二）深化隐患排查。</h3>
 <p>${BODY}</p>
 <h2>二、保障措施</h2>
 <p>${BODY}</p>
@@ -74,5 +74,16 @@ describe.skipIf(missing("chromium", "pdftotext"))("pdf: a Chinese government not
     const bodies = doc.elements.filter((e) => e.page === last && compact(e.text).includes(BODY.slice(0, 12)));
     expect(bodies.length).toBeGreaterThan(0);
     for (const e of bodies) expect(e.text).toBe(BODY);
+  });
+
+  it("nests the headings by their numbers, all in the body's size: 一、 over （一）, with or without a full stop", () => {
+    const level = (text: string): (number | undefined)[] => holding(doc, text).map((e) => (e.type === "Title" ? e.headingLevel : undefined));
+    const [first] = level("一、总体要求");
+    expect(first).toBeDefined();
+    expect(level("二、保障措施")).toEqual([first]);
+    expect(level("（一）强化责任落实")).toEqual([first! + 1]);
+    expect(level("（二）深化隐患排查。")).toEqual([first! + 1]);
+    // The red head and the notice's title stand over them.
+    expect(level("关于进一步加强城市安全生产工作的通知")[0]).toBeLessThan(first!);
   });
 });

@@ -11,8 +11,11 @@ export { FIGURE_CAPTION, TABLE_CAPTION };
 /** Dot leaders, as in a table of contents: `Introduction . . . . 7`. */
 export const DOT_LEADER = /(?:\.\s?){5,}\s*\S*$/;
 
-/** A numbered heading's start: `2.1 Scope`, `第3章`, `三、`, `Chapter 4`, `Appendix A`. */
-export const NUMBERED_HEADING = /^(?:\d+(?:\.\d+)*\.?\s+\S|第[一二三四五六七八九十百千\d]+[章节部分篇条]|[一二三四五六七八九十]+、|(?:chapter|section|part|appendix)\s+[\dA-Z]+)/i;
+/**
+ * A numbered heading's start: `2.1 Scope`, `第3章`, `三、`, `（二）`, `Chapter 4`, `Appendix A`
+ * (a Chinese notice's second-level heading may end in a full stop: `（二）深化隐患排查。`).
+ */
+export const NUMBERED_HEADING = /^(?:\d+(?:\.\d+)*\.?\s+\S|第[一二三四五六七八九十百千\d]+[章节部分篇条]|[一二三四五六七八九十]+、|[（(][一二三四五六七八九十]+[）)]\S|(?:chapter|section|part|appendix)\s+[\dA-Z]+)/i;
 
 /**
  * How a block is drawn across the page's text, when no line of it is level: slanted off

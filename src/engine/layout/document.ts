@@ -7,6 +7,7 @@ import { bodySize } from "./body-size.js";
 import { CAME_FROM, GOES_ON, markContinuations } from "./continuations.js";
 import type { Frame } from "./frame.js";
 import { markRunning } from "./running.js";
+import { chineseNumberRank } from "./heading-numbers.js";
 import { joinTableHeads } from "./table-heads.js";
 import { isCjk, lineCount, type Block } from "./types.js";
 
@@ -46,8 +47,11 @@ export interface DocumentOptions {
 
 /** Text wrapped in quotation marks, a full stop or the like after it. */
 const QUOTED = /^["\u201c\u201e\u00ab].*["\u201d\u00bb][.!?]?$/su;
-/** Two sentences or more, the last ended: `…my work address. I will be travelling in March.` */
-const SENTENCES = /\p{Ll}[.!?]\s+\p{Lu}.*[.!?]$/su;
+/**
+ * Two sentences or more, the last ended: `…my work address. I will be travelling in March.`,
+ * `（一）强化责任落实。各区要…。` (a run-in heading set in bold with its paragraph).
+ */
+const SENTENCES = /\p{Ll}[.!?]\s+\p{Lu}.*[.!?]$|[。！？]\s*\S.*[。！？]$/su;
 const outlineKey = (s: string): string => s.toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "");
 
 /**
@@ -155,10 +159,18 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
       if (larger || boldShort || numbered) candidates.push(b);
     }
   }
-  const styles = [...new Set(candidates.map(styleKey))].sort((a, b) => {
-    const [sa, ba] = a.split("|").map(Number) as [number, number];
-    const [sb, bb] = b.split("|").map(Number) as [number, number];
-    return sb - sa || bb - ba;
+  // Headings of one style rank by their Chinese numbers (`一、` over `（一）`: a notice
+  // sets both in bold 三号); an unnumbered one ranks with the style's outermost number.
+  const outermost = new Map<string, number>();
+  for (const b of candidates) {
+    const n = chineseNumberRank(b.text);
+    if (n > 0) outermost.set(styleKey(b), Math.min(outermost.get(styleKey(b)) ?? n, n));
+  }
+  const levelKey = (b: Block): string => `${styleKey(b)}|${chineseNumberRank(b.text) || (outermost.get(styleKey(b)) ?? 0)}`;
+  const styles = [...new Set(candidates.map(levelKey))].sort((a, b) => {
+    const [sa, ba, na] = a.split("|").map(Number) as [number, number, number];
+    const [sb, bb, nb] = b.split("|").map(Number) as [number, number, number];
+    return sb - sa || bb - ba || na - nb;
   });
   // Outline headings' styles, ranked like `styles`, with their levels.
   const rank = (key: string): [number, number] => key.split("|").map(Number) as [number, number];
@@ -179,7 +191,7 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
     if (level === undefined) {
       let under = 0;
       for (const [k, l] of styleLevel) if (above(k, key)) under = Math.max(under, l);
-      level = under > 0 ? under + 1 : styles.indexOf(key) + 1;
+      level = under > 0 ? under + 1 : styles.indexOf(levelKey(b)) + 1;
     }
     b.headingLevel = Math.min(level, 9);
   }
