@@ -87,3 +87,33 @@ describe.skipIf(missing("chromium", "pdftotext"))("pdf: a Chinese government not
     expect(level("关于进一步加强城市安全生产工作的通知")[0]).toBeLessThan(first!);
   });
 });
+
+/*
+ * The notice's more common body: its second-level numbers run in with their paragraphs
+ * (`（一）强化责任落实。各区…`), and every numbered paragraph — `（一）`, `1.` — is set in
+ * the same two characters, so the words after `1.` start further left than after `（一）`.
+ */
+const RUN_IN = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><style>
+@page { size: A4; margin: 37mm 26mm 35mm 28mm; }
+body { font-family: "Noto Serif CJK SC", serif; font-size: 16pt; line-height: 28pt; }
+p { margin: 0; text-indent: 2em; text-align: justify; }
+</style></head><body>
+<p>（一）强化责任落实。${BODY}</p>
+<p>1. 主要负责人是本地区、本部门安全生产第一责任人，对安全生产工作负全面领导责任。</p>
+<p>2. 分管负责人对分管领域安全生产工作负直接领导责任，要定期深入一线检查指导。</p>
+<p>（二）深化隐患排查。${BODY}</p>
+<p>（三）加强应急管理。${BODY}</p>
+</body></html>`;
+
+describe.skipIf(missing("chromium"))("pdf: a Chinese notice's run-in numbered paragraphs (Chromium)", () => {
+  it("nests the list by its numbers: （一） over 1., though 1.'s words start further left", async () => {
+    const doc = await parsePdf(await chromiumPdf(RUN_IN));
+    const level = (text: string): (number | undefined)[] => holding(doc, text).map((e) => (e.type === "ListItem" ? e.listLevel : undefined));
+    const [outer] = level("（一）强化责任落实。");
+    expect(outer).toBeDefined();
+    expect(level("（二）深化隐患排查。")).toEqual([outer]);
+    expect(level("（三）加强应急管理。")).toEqual([outer]);
+    expect(level("1. 主要负责人")).toEqual([outer! + 1]);
+    expect(level("2. 分管负责人")).toEqual([outer! + 1]);
+  }, 120_000);
+});

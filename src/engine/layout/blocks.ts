@@ -242,7 +242,10 @@ export function finishBlock(b: Block): void {
   const first = b.lines[0];
   if (first && !mono) {
     const x = textAfterMarker(first);
-    if (x !== undefined) b.textX = x;
+    if (x !== undefined) {
+      b.textX = x;
+      b.markerX = first.x0;
+    }
   }
 }
 

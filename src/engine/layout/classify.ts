@@ -1,6 +1,7 @@
 import { countDirection, hasRtl, rtlWins } from "./bidi.js";
 import { distinct } from "./segments.js";
 import { finishBlock } from "./blocks.js";
+import { chineseNumberRank } from "./heading-numbers.js";
 import { horizontal, offAxis } from "./lines.js";
 import { codeLike, typewrittenPage } from "./listings.js";
 import type { Block, BlockChar, InlineSpan, Line } from "./types.js";
@@ -271,9 +272,26 @@ export function assignListLevels(blocks: readonly Block[]): void {
   // every level (Word's legal numbering), or right-aligned (`I.`, `II.` in a browser).
   // Each list ranks its own levels: another list on the page, set further in, does not
   // push this one's down.
-  for (const list of listsOf(blocks, new Set(rtl))) level(list, (b) => b.textX ?? b.x0);
+  for (const list of listsOf(blocks, new Set(rtl))) if (!levelByChineseNumbers(list, em)) level(list, (b) => b.textX ?? b.x0);
   level(rtl, (b) => -b.x1);
   nestAcrossDirections(blocks, new Set(rtl), em);
+}
+
+/**
+ * Levels of a Chinese list whose items all start at one place (every paragraph set in two
+ * characters, number and all: `（一）…` and `1. …` alike) from their numbers' ranks
+ * (`heading-numbers.ts`): `（一）` over `1.`, though `1.`'s words start further left. Only
+ * when every item is so numbered and two ranks or more are found; true when it set them.
+ */
+function levelByChineseNumbers(items: readonly Block[], em: number): boolean {
+  const ranks = items.map((b) => chineseNumberRank(b.text));
+  if (ranks.some((r) => r === 0)) return false;
+  const starts = items.map((b) => b.markerX ?? b.x0);
+  if (Math.max(...starts) - Math.min(...starts) > 0.6 * em) return false;
+  const order = [...new Set(ranks)].sort((a, b) => a - b);
+  if (order.length < 2) return false;
+  items.forEach((b, i) => (b.listLevel = order.indexOf(ranks[i]!)));
+  return true;
 }
 
 /**

@@ -126,6 +126,8 @@ export interface Block extends Rect {
   listLevel?: number;
   /** List item: where its words start, after the marker (levels nest by it). */
   textX?: number;
+  /** List item: where its marker starts (a Chinese list's items all start at one place: classify.ts). */
+  markerX?: number;
   /** A hyphen at a line's end is the word's own (the writer does not hyphenate): keep it. */
   keepHyphens?: boolean;
   /** A form's row or a key and its value (a line with `valueX`): no heading, however bold. */
