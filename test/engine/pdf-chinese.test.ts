@@ -117,3 +117,27 @@ describe.skipIf(missing("chromium"))("pdf: a Chinese notice's run-in numbered pa
     expect(level("2. 分管负责人")).toEqual([outer! + 1]);
   }, 120_000);
 });
+
+/** A one-page notice of two paragraphs of three lines at the notice's 28 pt line: too few lines to learn the page's pitch from. */
+const SHORT_BODY = "各区、各部门要严格落实党政领导干部安全生产责任制，明确各级各部门安全监管职责，建立健全责任清单，层层压实责任，确保责任落实到岗到人。";
+const SHORT = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><style>
+@page { size: A4; margin: 37mm 26mm 35mm 28mm; }
+body { font-family: "Noto Serif CJK SC", serif; font-size: 16pt; line-height: 28pt; }
+h1 { font-family: "Noto Sans CJK SC"; font-size: 22pt; line-height: 1.5; text-align: center; margin: 20pt 2em; }
+p { margin: 0; text-indent: 2em; text-align: justify; }
+</style></head><body>
+<h1>关于进一步加强城市安全生产和应急管理工作的实施意见</h1>
+<p>${SHORT_BODY}</p>
+<p>${SHORT_BODY}</p>
+</body></html>`;
+
+describe.skipIf(missing("chromium"))("pdf: a short Chinese notice (Chromium)", () => {
+  it("joins each paragraph's lines 0.75 em apart, and the two-line title, on a page too short for its pitch", async () => {
+    const doc = await parsePdf(await chromiumPdf(SHORT));
+    expect(doc.elements.map((e) => [e.type, e.text])).toEqual([
+      ["Title", "关于进一步加强城市安全生产和应急管理工作的实施意见"],
+      ["NarrativeText", SHORT_BODY],
+      ["NarrativeText", SHORT_BODY],
+    ]);
+  }, 120_000);
+});

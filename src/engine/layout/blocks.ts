@@ -5,7 +5,7 @@ import { sequenceItems } from "./numbered-items.js";
 import { BROKEN_OFF, columnEnd, endOf, endsSentence, firstWordWidth, startsParagraph } from "./paragraphs.js";
 import { speakerLines } from "./speakers.js";
 import { verseLines } from "./verse.js";
-import { atPagePitch, setSolid, tightPitch, widerSpaced } from "./spacing.js";
+import { atPagePitch, cjkSpaced, setSolid, tightPitch, widerSpaced } from "./spacing.js";
 import { joinsUnspaced, overlap, type Block, type Line } from "./types.js";
 
 /**
@@ -160,8 +160,9 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         if (gap >= bestGap || (gap < -0.3 * fs && !setSolid(last, line))) continue;
         // Prose set 1.5 or 2 lines apart throughout goes on across its wider gaps, from a
         // line that was full (a heading, an address's lines, a paragraph's end are not); a
-        // listing across two blank lines (PEP 8).
-        if (gap > maxGap * fs && !(listing && twoBlankLines(b, line)) && (listing || line.mono || !atPagePitch(last, line, tight) || !wrapped(k, b, line, votes !== undefined && rtlWins(votes.get(b)!)))) continue;
+        // listing across two blank lines (PEP 8). Chinese and Japanese lines do up to two
+        // font sizes apart, whatever the page's pitch (their line boxes are one em tall).
+        if (gap > maxGap * fs && !(listing && twoBlankLines(b, line)) && (listing || line.mono || !(atPagePitch(last, line, tight) || cjkSpaced(last, line)) || !wrapped(k, b, line, votes !== undefined && rtlWins(votes.get(b)!)))) continue;
         if (gap > maxLineGapEm * fs && crossed(k, last, b)) continue;
         // An OCR layer may size a line by its letters' height: `mat.` (no ascender) reads
         // smaller than the full line above it. The smaller line must be the narrower one:
