@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DraftDocument, DraftElement } from "../../src/engine/draft.js";
-import { chromiumPdf, popplerWords } from "../support/pdf-fixtures.js";
+import { chromiumPdf, popplerWords, sofficePdf } from "../support/pdf-fixtures.js";
 import { missing } from "../support/system.js";
 import { parsePdf, wordsNotHeld } from "./pdf-helpers.js";
 
@@ -139,5 +139,23 @@ describe.skipIf(missing("chromium"))("pdf: a short Chinese notice (Chromium)", (
       ["NarrativeText", SHORT_BODY],
       ["NarrativeText", SHORT_BODY],
     ]);
+  }, 120_000);
+});
+
+/** A contract's signature block: 甲方 and 乙方 side by side in a table without rules, exported by LibreOffice. */
+const SIGNATURES = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"></head>
+<body style="font-family: 'Noto Serif CJK SC'; font-size: 12pt">
+<p>因本合同引起的或与本合同有关的任何争议，双方应友好协商解决。</p>
+<p>（以下无正文）</p>
+<table style="width:100%; font-size:12pt"><tr><td style="width:50%">甲方（盖章）：某某信息技术有限公司</td><td>乙方（盖章）：某某软件科技有限公司</td></tr></table>
+</body></html>`;
+
+describe.skipIf(missing("soffice"))("pdf: a Chinese contract's signature block (LibreOffice)", () => {
+  it("keeps a space between 甲方's cell and 乙方's beside it, half an em apart", async () => {
+    const doc = await parsePdf(await sofficePdf(SIGNATURES));
+    const texts = doc.elements.map((e) => e.text);
+    expect(texts.filter((t) => t.includes("某某信息技术有限公司"))).toHaveLength(1);
+    expect(texts.some((t) => /某某信息技术有限公司(?:\s|$)/.test(t))).toBe(true);
+    expect(texts.some((t) => t.includes("有限公司乙方"))).toBe(false);
   }, 120_000);
 });

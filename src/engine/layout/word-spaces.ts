@@ -44,6 +44,14 @@ export function narrowestCjkGap(runs: readonly TextRun[]): number {
   return seen >= 2 ? least : Infinity;
 }
 
+/**
+ * Whether a run of two characters or more is set solid, no wider than its characters' ems
+ * (not tracked, not justified): a gap of 0.3 em beside it, the only one on its line, is
+ * no spacing of the text's own but a break between two pieces (a contract's 甲方 and 乙方
+ * cells side by side, one run each in LibreOffice's PDF).
+ */
+const setSolid = (r: TextRun): boolean => r.text.length >= 2 && r.x1 - r.x0 <= 1.02 * r.fontSize * [...r.text].length;
+
 /** A run of one glyph (a character and the marks on it). */
 const oneGlyph = (r: TextRun): boolean => r.text.length === 1 || (r.text.length <= 3 && /^\P{M}\p{M}+$/u.test(r.text));
 
@@ -94,7 +102,8 @@ export function letterSpacing(runs: readonly TextRun[]): number {
  * Whether a space goes between two runs of a line: a gap over 0.12 em. Between Chinese or
  * Japanese characters a gap is spacing, not a word break, unless wider than 0.6 em or a
  * space's width (a CJK font's is 0.22 em) wider than the line's narrowest such gap
- * (`2023年度 研究開発`, set glyph by glyph). Korean spaces its words like Latin. On a
+ * (`2023年度 研究開発`, set glyph by glyph), or, the line's only such gap, 0.3 em between
+ * two runs set solid. Korean spaces its words like Latin. On a
  * letter-spaced line (`tracking`, see {@link letterSpacing}) two single glyphs are one
  * word unless 0.2 em (a narrow space) further apart than the tracking: `CHAPTER SEVEN`.
  */
@@ -104,7 +113,7 @@ export function needsSpace(prev: TextRun, next: TextRun, textSoFar: string, cjkG
   const em = Math.min(prev.fontSize, next.fontSize);
   const a = textSoFar.at(-1) ?? "";
   const b = next.text[0] ?? "";
-  if (isSolidCjk(a) && isSolidCjk(b)) return gap > 0.6 * em || (gap >= 0.18 * em && gap / em >= cjkGap + 0.15);
+  if (isSolidCjk(a) && isSolidCjk(b)) return gap > 0.6 * em || (gap >= 0.18 * em && gap / em >= cjkGap + 0.15) || (cjkGap === Infinity && gap >= 0.3 * em && setSolid(prev) && setSolid(next));
   if (tracking !== Infinity && oneGlyph(prev) && oneGlyph(next) && gap <= tracking + 0.2 * Math.max(prev.fontSize, next.fontSize)) return false;
   // A note's raised mark opening its line (`¹Minutes of each meeting`) is a word of its own.
   if (textSoFar === prev.text && NOTE_MARK.test(prev.text) && NOTE_OPENS.test(b) && prev.fontSize <= 0.85 * next.fontSize && prev.y1 <= next.y1 - 0.2 * next.fontSize) return true;
