@@ -50,7 +50,7 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
   const { chars = false, removeWatermark = false, imagePixels = false, maxSegments = 20_000 } = options;
   const viewport = page.getViewport({ scale: 1 });
   const base = viewport.transform as unknown as Matrix;
-  const ops = await page.getOperatorList();
+  const ops = await pageOperatorList(page);
   const font = (id: string): FontInfo => {
     let info = fonts.get(id);
     if (!info) {
@@ -105,6 +105,39 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
     bullets: frame.angle === 0 ? walked.markers : walked.markers.map((m) => ({ ...m, ...toFrame(m, frame) })),
     drawings: frame.angle === 0 ? walked.drawings : walked.drawings.map((d) => ({ ...d, ...toFrame(d, frame) })),
   };
+}
+
+/** pdfjs' `AnnotationMode.ENABLE`: `page.getOperatorList()`'s default. */
+const ANNOTATIONS_ENABLED = 1;
+
+interface PageInternals {
+  _pageIndex: number;
+  _transport: {
+    messageHandler: { sendWithPromise(action: string, data: unknown): Promise<{ fnArray: number[]; argsArray: unknown[] }> };
+    getRenderingIntent(intent: string, annotationMode: number, printStorage: null, isEditing: boolean, isOpList: boolean): { renderingIntent: number; cacheKey: string; annotationStorageSerializable: { map: unknown }; modifiedIds: unknown };
+  };
+}
+
+/**
+ * The page's operator list as `page.getOperatorList()` gives it (display intent,
+ * annotations on), asked for in one answer when this thread's worker module is patched
+ * for it (pdfjs-patch-oplist.ts): no stream, no chunk messages. The page index is the
+ * page id: nothing here reorders pages.
+ */
+export async function pageOperatorList(page: PdfPage): Promise<{ fnArray: number[]; argsArray: unknown[] }> {
+  const worker = (globalThis as { pdfjsWorker?: { WorkerMessageHandler?: { wholeOperatorList?: boolean } } }).pdfjsWorker;
+  const internals = page as unknown as Partial<PageInternals>;
+  const transport = internals._transport;
+  if (worker?.WorkerMessageHandler?.wholeOperatorList !== true || typeof internals._pageIndex !== "number" || typeof transport?.getRenderingIntent !== "function") return page.getOperatorList();
+  const intent = transport.getRenderingIntent("display", ANNOTATIONS_ENABLED, null, false, true);
+  return transport.messageHandler.sendWithPromise("GetOperatorListWhole", {
+    pageId: internals._pageIndex,
+    pageIndex: internals._pageIndex,
+    intent: intent.renderingIntent,
+    cacheKey: intent.cacheKey,
+    annotationStorage: intent.annotationStorageSerializable.map,
+    modifiedIds: intent.modifiedIds,
+  });
 }
 
 /** Puts each run shown in a tagged table cell's marked content in that cell (`TextRun.cell`). */

@@ -7,6 +7,8 @@
  * list chunks travel by reference instead; everything else is cloned as before.
  */
 
+import { BY_REFERENCE } from "./pdfjs-patch-oplist.js";
+
 type Listener = (event: { data: unknown }) => void;
 
 /** pdfjs' `StreamKind.ENQUEUE`: a chunk of a streamed answer. */
@@ -15,6 +17,16 @@ const STREAM_ENQUEUE = 4;
 interface OperatorChunk {
   fnArray: unknown[];
   argsArray: unknown[];
+}
+
+/**
+ * A reply whose data the worker built for this one answer and never touches again (a
+ * page's whole operator list, pdfjs-patch-oplist.ts): it crosses as it is. Only code in
+ * this realm can set the symbol, never a PDF.
+ */
+function byReference(message: unknown): boolean {
+  const data = (message as { data?: unknown } | null)?.data as Record<symbol, unknown> | null | undefined;
+  return typeof data === "object" && data !== null && data[BY_REFERENCE] === true;
 }
 
 function operatorChunk(message: unknown): OperatorChunk | undefined {
@@ -36,7 +48,9 @@ export class DirectPort {
     // The worker empties its fnArray/argsArray right after sending (`OperatorList.flush`),
     // so the two arrays are copied; the ops' arguments are never touched again by it.
     // Buffers listed for transfer stay shared: the worker drops its references to them.
-    const data = chunk
+    const data = byReference(message)
+      ? message
+      : chunk
       ? { ...(message as object), chunk: { ...chunk, fnArray: chunk.fnArray.slice(), argsArray: chunk.argsArray.slice() } }
       : structuredClone(message, transfer ? { transfer } : undefined);
     const event = { data };

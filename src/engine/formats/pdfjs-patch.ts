@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { OPLIST_PATCHES } from "./pdfjs-patch-oplist.js";
 import { TABLE_TREE_PATCHES } from "./pdfjs-patch-tables.js";
 
 /**
@@ -356,6 +357,7 @@ class Lexer {
             break;`,
   },
   ...TABLE_TREE_PATCHES,
+  ...OPLIST_PATCHES,
 ];
 
 /**
