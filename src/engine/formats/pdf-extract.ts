@@ -50,7 +50,9 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
   const { chars = false, removeWatermark = false, imagePixels = false, maxSegments = 20_000 } = options;
   const viewport = page.getViewport({ scale: 1 });
   const base = viewport.transform as unknown as Matrix;
-  const ops = await pageOperatorList(page);
+  // Image pixels come as page objects, which pdfjs' API keeps only for a page it is
+  // rendering or streaming an operator list for: with image data, the stream.
+  const ops = imagePixels ? await page.getOperatorList() : await pageOperatorList(page);
   const font = (id: string): FontInfo => {
     let info = fonts.get(id);
     if (!info) {
@@ -122,7 +124,9 @@ interface PageInternals {
  * The page's operator list as `page.getOperatorList()` gives it (display intent,
  * annotations on), asked for in one answer when this thread's worker module is patched
  * for it (pdfjs-patch-oplist.ts): no stream, no chunk messages. The page index is the
- * page id: nothing here reorders pages.
+ * page id: nothing here reorders pages. The page's own objects (image pixels) are dropped
+ * by the API on this path (it keeps them only for pages it renders or streams): callers
+ * that read `page.objs` use `page.getOperatorList()`.
  */
 export async function pageOperatorList(page: PdfPage): Promise<{ fnArray: number[]; argsArray: unknown[] }> {
   const worker = (globalThis as { pdfjsWorker?: { WorkerMessageHandler?: { wholeOperatorList?: boolean } } }).pdfjsWorker;
