@@ -19,7 +19,9 @@ const dir = mkdtempSync(join(tmpdir(), "pdf-bench-"));
 const child = new URL("./child.mjs", import.meta.url).pathname;
 const root = new URL("../../../", import.meta.url).pathname;
 // The engine runs compiled, as users run it; inside node_modules so bare imports resolve.
-const dist = join(root, "node_modules/.cache/docparse-bench");
+// DOCPARSE_BENCH_DIST puts it elsewhere (any folder with node_modules above it): worktrees
+// sharing one node_modules would otherwise compile over each other's copy.
+const dist = process.env.DOCPARSE_BENCH_DIST ?? join(root, "node_modules/.cache/docparse-bench");
 
 interface Measured {
   ok: boolean;
