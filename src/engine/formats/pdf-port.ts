@@ -4,7 +4,9 @@
  * pdfjs' own fake-worker port structured-clones every message, as a real Worker would.
  * For operator lists that is most of the traffic: every glyph of every page (unicode,
  * width, font char, flags) copied object by object, a tenth of the parse. Here operator
- * list chunks travel by reference instead; everything else is cloned as before.
+ * list chunks travel by reference instead, and so does a page's whole operator list (the
+ * `GetOperatorListWhole` answer of pdfjs-patch-oplist.ts); everything else is cloned as
+ * before.
  */
 
 import { BY_REFERENCE } from "./pdfjs-patch-oplist.js";
