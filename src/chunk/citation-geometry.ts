@@ -14,9 +14,10 @@ import type { ChunkTextSpan } from "./text-span.js";
  * - `pageSizes`: `{ [page]: { width, height } }` of the chunk's pages, for pixel boxes.
  * - `pageImageUrls`: `{ [page]: url }` of http(s) `page_image_url`s, for the viewer.
  *
- * Pure: returns new chunks, leaves ids and text alone. Text the chunker produced that is
- * not found verbatim in an element (tables, rewritten text) gets no span; quotes there
- * fall back to estimated boxes.
+ * Pure: returns new chunks, leaves ids and text alone. A paragraph joined from several
+ * elements (cut by a page or column break) is matched piece by piece. Other text the
+ * chunker produced that is not found verbatim in an element (tables, rewritten text) gets
+ * no span; quotes there fall back to estimated boxes.
  */
 export function addCitationGeometry(result: ParseResult, chunks: readonly Chunk[]): Chunk[] {
   const elements = new Map<string, Element>();
@@ -87,15 +88,79 @@ function spansFor(chunk: Chunk, elements: ReadonlyMap<string, Element>): ChunkTe
     const lead = block.text.indexOf(needle);
     // Reading order: look from the element last matched onwards, then anywhere.
     const order = [...candidates.slice(from), ...candidates.slice(0, from)];
+    let found = false;
     for (const element of order) {
       const at = element.text.indexOf(needle);
       if (at < 0) continue;
       from = candidates.indexOf(element);
       spans.push(...elementSpans(element, at, at + needle.length, block.start + lead));
+      found = true;
       break;
     }
+    if (found) continue;
+    const pieces = acrossElements(needle, candidates, from) ?? acrossElements(needle, candidates, 0);
+    if (!pieces) continue;
+    for (const p of pieces) spans.push(...elementSpans(p.element, p.start, p.end, block.start + lead + p.offset));
+    from = candidates.indexOf(pieces[pieces.length - 1]!.element);
   }
   return spans;
+}
+
+/**
+ * A paragraph the chunker joined from several elements (a paragraph cut by a page or
+ * column break: `continuation_of`), matched piece by piece: the end of one element, then
+ * the start of the next, with the joiner (a space, or nothing between CJK characters or
+ * after a broken word's hyphen) between them. Undefined unless every piece is found, in
+ * order, in consecutive candidates from `from`.
+ */
+function acrossElements(
+  needle: string,
+  candidates: readonly Element[],
+  from: number,
+): { element: Element; start: number; end: number; offset: number }[] | undefined {
+  const out: { element: Element; start: number; end: number; offset: number }[] = [];
+  let p = 0;
+  for (let k = from; k < candidates.length && p < needle.length; k++) {
+    const text = candidates[k]!.text;
+    const rest = needle.slice(p);
+    if (out.length > 0) {
+      // Every piece after the first starts its element.
+      if (text.length === 0) continue;
+      if (rest.startsWith(text)) {
+        out.push({ element: candidates[k]!, start: 0, end: text.length, offset: p });
+        p += text.length;
+      } else {
+        const head = commonPrefix(rest, text);
+        if (head === 0) return undefined;
+        out.push({ element: candidates[k]!, start: 0, end: head, offset: p });
+        p += head;
+        if (p < needle.length) return undefined;
+      }
+    } else {
+      // The first piece is a tail of its element (the chunk may start inside it).
+      const at = tailStart(text, rest);
+      if (at < 0) continue;
+      out.push({ element: candidates[k]!, start: at, end: text.length, offset: 0 });
+      p = text.length - at;
+    }
+    while (p < needle.length && /\s/.test(needle[p]!)) p++;
+  }
+  return out.length > 1 && p >= needle.length ? out : undefined;
+}
+
+/** Where in `text` the longest tail starts that `rest` begins with, or -1. */
+function tailStart(text: string, rest: string): number {
+  if (rest.length === 0) return -1;
+  for (let at = text.indexOf(rest[0]!, Math.max(0, text.length - rest.length)); at >= 0; at = text.indexOf(rest[0]!, at + 1)) {
+    if (rest.startsWith(text.slice(at))) return at;
+  }
+  return -1;
+}
+
+function commonPrefix(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
 }
 
 /** Spans of element text [s, e), placed at chunk offset `base`. */

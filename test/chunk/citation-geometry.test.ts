@@ -96,3 +96,57 @@ describe("addCitationGeometry", () => {
     expect(r.x1).toBeLessThan(0.1 + 30 * 0.01);
   });
 });
+
+/** An element set on one line at `y` (one character = 0.01 of the page wide), with char_details. */
+function lineElement(id: string, page: number, text: string, y: number, extra: Record<string, unknown> = {}) {
+  const box = (col: number, n: number) => rectToCoordinates({ x0: 0.1 + col * 0.01, y0: y, x1: 0.1 + (col + n) * 0.01, y1: y + 0.02 });
+  return {
+    element_id: id,
+    type: "NarrativeText",
+    text,
+    page_number: page,
+    coordinates: box(0, text.length),
+    char_details: [...text].map((ch, index) => ({ index, text: ch, coordinates: box(index, 1) })),
+    ...extra,
+  };
+}
+
+describe("addCitationGeometry on a paragraph cut by a page break", () => {
+  const cases = [
+    { lang: "English", head: "Refunds are paid within ten", tail: "days. Keep the receipt.", quote: "Refunds are paid within ten days." },
+    { lang: "Chinese", head: "退货须在三十天", tail: "内申请。请保留收据。", quote: "退货须在三十天内申请。" },
+  ];
+  for (const c of cases) {
+    it(`measures both halves of the joined paragraph (${c.lang})`, async () => {
+      const { chunkDocument } = await import("../../src/chunk/chunk-document.js");
+      const { boxesForRange } = await import("../../src/retrieve/chunk-geometry.js");
+      const split = {
+        schema_version: "1.4.0",
+        file_id: "f",
+        elements: [lineElement("a", 1, c.head, 0.9), lineElement("b", 2, c.tail, 0.1, { metadata: { is_continuation: true, continuation_of: "a" } })],
+        pages: [
+          { page_number: 1, page_width: 1000, page_height: 1400 },
+          { page_number: 2, page_width: 1000, page_height: 1400 },
+        ],
+      } as unknown as ParseResult;
+      const [chunk] = addCitationGeometry(split, chunkDocument(split, { minTokens: 0 }));
+      // The chunker joins the halves into one paragraph (no space between CJK characters).
+      const at = chunk!.text.indexOf(c.quote);
+      expect(at).toBeGreaterThanOrEqual(0);
+      const spans = chunk!.metadata["textSpans"] as { start: number; end: number; page: number; granularity: string }[];
+      expect(spans.map((s) => s.granularity)).not.toContain("element");
+      expect(new Set(spans.map((s) => s.page))).toEqual(new Set([1, 2]));
+      // The sentence crossing the break: its words on page 1, its end on page 2, measured.
+      const boxes = boxesForRange(chunk!, at, at + c.quote.length, () => undefined);
+      expect(boxes.map((b) => [b.page, b.approximate])).toEqual([
+        [1, false],
+        [2, false],
+      ]);
+      const [p1, p2] = boxes.map((b) => rectOf(b.coordinates));
+      expect(p1!.x0).toBeCloseTo(0.1, 6);
+      expect(p1!.x1).toBeCloseTo(0.1 + c.head.length * 0.01, 6);
+      expect(p2!.x0).toBeCloseTo(0.1, 6);
+      expect(p2!.x1).toBeCloseTo(0.1 + (c.quote.length - c.head.length - (c.lang === "English" ? 1 : 0)) * 0.01, 6);
+    });
+  }
+});
