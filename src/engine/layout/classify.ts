@@ -374,25 +374,39 @@ export function blockChars(b: Block): BlockChar[] {
   const text = b.text;
   let cursor = 0;
   let prev: { x1: number; y0: number; y1: number } | undefined;
-  for (const line of b.lines) {
-    for (const run of line.runs) {
-      const at = text.indexOf(run.text, cursor);
+  b.lines.forEach((line, li) => {
+    line.runs.forEach((run, ri) => {
+      let at = text.indexOf(run.text, cursor);
+      // A line-end hyphen the block's text repaired away (`ser-` + `vice` → `service`,
+      // `finishBlock`): the run stands there without it. Looked for whole, the run is not
+      // found (or found at a later repeat of its words), and every box after it would
+      // belong to the wrong character.
+      let cut = 0;
+      if (ri === line.runs.length - 1 && li < b.lines.length - 1 && run.text.endsWith("-")) {
+        const stem = run.text.slice(0, -1);
+        const s = stem ? text.indexOf(stem, cursor) : cursor;
+        if (s >= 0 && s !== at && text[s + stem.length] !== "-") {
+          at = s;
+          cut = 1;
+        }
+      }
       if (at >= 0) {
         for (let i = cursor; i < at; i++) {
           const ch = text[i]!;
           const x0 = prev ? prev.x1 : run.x0;
           out.push({ text: ch, x0: Math.min(x0, run.x0), x1: Math.max(x0, run.x0), y0: run.y0, y1: run.y1, confidence: 1 });
         }
-        cursor = at + run.text.length;
+        cursor = at + run.text.length - cut;
       }
+      const drop = <T extends { text: string }>(list: readonly T[]): readonly T[] => (cut && list.at(-1)?.text === "-" ? list.slice(0, -1) : list);
       if (run.ocrChars) {
-        for (const c of run.ocrChars) out.push({ text: c.text, ...c.box, confidence: c.confidence, candidates: c.candidates });
+        for (const c of drop(run.ocrChars)) out.push({ text: c.text, ...c.box, confidence: c.confidence, candidates: c.candidates });
       } else if (run.chars) {
-        for (const c of run.chars) out.push({ text: c.text, x0: c.x0, x1: c.x1, y0: run.y0, y1: run.y1, confidence: 1 });
+        for (const c of drop(run.chars)) out.push({ text: c.text, x0: c.x0, x1: c.x1, y0: run.y0, y1: run.y1, confidence: 1 });
       }
       prev = run;
-    }
-  }
+    });
+  });
   return out;
 }
 

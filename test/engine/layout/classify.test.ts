@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { FIGURE_CAPTION, TABLE_CAPTION, assignListLevels, classifyBlocks } from "../../../src/engine/layout/classify.js";
-import { buildBlocks, buildLines } from "../../../src/engine/layout/index.js";
+import { FIGURE_CAPTION, TABLE_CAPTION, assignListLevels, blockChars, classifyBlocks } from "../../../src/engine/layout/classify.js";
+import { buildBlocks, buildLines, type TextRun } from "../../../src/engine/layout/index.js";
 import { run } from "./support.js";
 import type { Block } from "../../../src/engine/layout/types.js";
 
@@ -124,5 +124,26 @@ describe("classifyBlocks: numbered pseudo-code", () => {
     const blocks = buildBlocks(buildLines([run("1: Apples are red.", 72, 100), run("2: Pears are green.", 72, 114), run("3: Plums are blue.", 72, 128)]));
     classifyBlocks(blocks);
     expect(blocks.every((b) => b.kind !== "code")).toBe(true);
+  });
+});
+
+describe("blockChars", () => {
+  // One glyph box per character, 5 units wide (run() makes 0.5 em characters at 10 pt).
+  const glyphs = (r: TextRun): TextRun => ({ ...r, chars: [...r.text].map((text, i) => ({ text, x0: r.x0 + i * 5, x1: r.x0 + (i + 1) * 5 })) });
+
+  it.each([
+    ["in the run", [run("the market report was ser-", 72, 100)]],
+    ["a run of its own", [run("the market report was ser", 72, 100), run("-", 72 + 25 * 5, 100)]],
+  ])("skips a line-end hyphen the text repaired away (hyphen %s), so every box after it is its own character's", (_, first) => {
+    const runs = [...first, run("vice alpha and the market report was", 72, 112), run("done in time.", 72, 124)].map(glyphs);
+    const [b] = buildBlocks(buildLines(runs));
+    expect(b!.text).toBe("the market report was service alpha and the market report was done in time.");
+    const chars = blockChars(b!);
+    expect(chars.map((c) => c.text).join("")).toBe(b!.text);
+    // `vice` opens line 2; the repeated `market report` is found where it stands, not later.
+    const v = b!.text.indexOf("vice");
+    expect([chars[v]!.x0, chars[v]!.y0]).toEqual([72, 112]);
+    const done = b!.text.indexOf("done");
+    expect([chars[done]!.x0, chars[done]!.y0]).toEqual([72, 124]);
   });
 });
