@@ -391,8 +391,16 @@ export function blockChars(b: Block): BlockChar[] {
         }
       }
       if (at >= 0) {
+        // The space joining two lines has no place on the page: it gets no width, at the
+        // end of the line it follows. A box from there to the next line's start would
+        // span the whole next line, and every region or highlight taking it in with it.
+        const before = ri === 0 && li > 0 ? prev : undefined;
         for (let i = cursor; i < at; i++) {
           const ch = text[i]!;
+          if (before) {
+            out.push({ text: ch, x0: before.x1, x1: before.x1, y0: before.y0, y1: before.y1, confidence: 1 });
+            continue;
+          }
           const x0 = prev ? prev.x1 : run.x0;
           out.push({ text: ch, x0: Math.min(x0, run.x0), x1: Math.max(x0, run.x0), y0: run.y0, y1: run.y1, confidence: 1 });
         }

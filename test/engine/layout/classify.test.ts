@@ -146,4 +146,16 @@ describe("blockChars", () => {
     const done = b!.text.indexOf("done");
     expect([chars[done]!.x0, chars[done]!.y0]).toEqual([72, 124]);
   });
+
+  it("gives the space joining two lines no width, at the end of the first line, not a box across the next line", () => {
+    const runs = [run("refunds are paid within", 72, 100), run("thirty days of the purchase", 72, 112)].map(glyphs);
+    const [b] = buildBlocks(buildLines(runs));
+    expect(b!.text).toBe("refunds are paid within thirty days of the purchase");
+    const chars = blockChars(b!);
+    const space = chars[b!.text.indexOf(" thirty")]!;
+    expect(space.text).toBe(" ");
+    expect([space.x0, space.x1, space.y0]).toEqual([72 + 23 * 5, 72 + 23 * 5, 100]);
+    // No character box is wider than a glyph.
+    expect(Math.max(...chars.map((c) => c.x1 - c.x0))).toBeLessThanOrEqual(5);
+  });
 });
