@@ -130,7 +130,8 @@ export function finishChunk(
     }
     offset += p.text.length + PIECE_SEPARATOR.length;
   }
-  const merged = mergeRegions(regions);
+  // A piece cut mid-line gets a box per line group, so it does not cover its neighbours'.
+  const merged = mergeRegions(regions).flatMap((r) => finder.lines(r));
   const pages: number[] = [];
   for (const r of merged) if (!pages.includes(r.page)) pages.push(r.page);
   pages.sort((a, b) => a - b);

@@ -1,6 +1,10 @@
 import type { Coordinates } from "../wire/index.js";
 
-/** One box on one page that contributed to a chunk. */
+/**
+ * One box on one page that contributed to a chunk: an element's box, or part of it. A
+ * part of an element that starts or ends inside a line other text of the element shares
+ * has up to three boxes on a page (its first line, the lines between, its last line).
+ */
 export interface ChunkRegion {
   /** 1-based page. */
   page: number;
@@ -59,7 +63,7 @@ export interface ChunkMetadata {
   pageEnd: number;
   /** Every page the chunk touches, ascending. */
   pages: number[];
-  /** One entry per contributing element per page. */
+  /** One entry per contributing element per page; up to three for a part cut mid-line. */
   regions: ChunkRegion[];
   /** Contributing elements in reading order. */
   elementIds: string[];

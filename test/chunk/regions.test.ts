@@ -66,12 +66,36 @@ describe("result.regions", () => {
     const chunks = chunkDocument(result([withChars(text, { element_id: "p" })]), { maxTokens: 64, tokenizer: "approximate" });
     expect(chunks.length).toBeGreaterThan(2);
     const tops = chunks.map((c) => {
-      expect(c.metadata.regions).toHaveLength(1);
-      expect(c.metadata.regions[0]!.approximate).toBeUndefined();
-      return c.metadata.regions[0]!.coordinates[1]!;
+      for (const r of c.metadata.regions) expect(r.approximate).toBeUndefined();
+      return Math.min(...c.metadata.regions.map((r) => r.coordinates[1]!));
     });
     expect([...tops].sort((a, b) => a - b)).toEqual(tops);
     expect(tops[tops.length - 1]).toBeGreaterThan(tops[0]!);
+  });
+
+  it.each([
+    ["English", Array.from({ length: 150 }, (_, i) => `w${i}`).join(" ")],
+    ["Chinese", Array.from({ length: 60 }, (_, i) => `第${i}条保修期内免费维修。`).join("")],
+  ])("covers a piece cut mid-line with a box per line group, so its regions hold its own characters and no other (%s)", (_, text) => {
+    // 40 characters a line: pieces of ~64 approximate tokens start and end inside lines.
+    const element = withChars(text, { element_id: "p" });
+    const chunks = chunkDocument(result([element]), { maxTokens: 64, tokenizer: "approximate" });
+    const centre = (q: readonly number[]) => ({ x: (q[0]! + q[2]!) / 2, y: (q[1]! + q[5]!) / 2 });
+    const inside = (p: { x: number; y: number }, q: readonly number[]) => p.x > q[0]! && p.x < q[2]! && p.y > q[1]! && p.y < q[5]!;
+    let cutMidLine = 0;
+    for (const c of chunks) {
+      const start = text.indexOf(c.text);
+      expect(start).toBeGreaterThanOrEqual(0);
+      const end = start + c.text.length;
+      if (start % 40 !== 0 || end % 40 !== 0) cutMidLine++;
+      for (const ch of element.char_details!) {
+        if (ch.text.trim() === "") continue;
+        const held = c.metadata.regions.some((r) => inside(centre(ch.coordinates), r.coordinates));
+        expect(held, `${ch.text}@${ch.index} in chunk [${start}, ${end})`).toBe(ch.index >= start && ch.index < end);
+      }
+      expect(c.metadata.regions.length).toBeLessThanOrEqual(3);
+    }
+    expect(cutMidLine).toBeGreaterThan(1);
   });
 
   it("lists one region per element per page, every page in pages, every element in elementIds", () => {
