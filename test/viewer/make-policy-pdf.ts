@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
+import { PDFDocument, StandardFonts, degrees, rgb } from "pdf-lib";
 
 /** A line of text drawn at a known place, with its box as fractions of the page. */
 export interface PlacedLine {
@@ -53,4 +53,29 @@ export async function makePolicyPdf(): Promise<{ bytes: Uint8Array; lines: Place
   const receipt = "Returns need the original receipt.";
   draw(0, `${hours} ${receipt}`, 72, 200, 14, font, [hours, receipt]);
   return { bytes: await doc.save(), lines };
+}
+
+/**
+ * A one-page PDF whose page is turned by `/Rotate 90` with its text drawn turned the other
+ * way, so it reads upright on a landscape page (what pdflscape and scanners write).
+ * `line.rect` is where the line shows, in fractions of the page as displayed.
+ */
+export async function makeRotatedPdf(): Promise<{ bytes: Uint8Array; line: PlacedLine }> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([PAGE_W, PAGE_H]);
+  page.setRotation(degrees(90));
+  const text = "Spare parts are listed by their catalogue number.";
+  const size = 14;
+  // Display point (xd, yd) of the turned page is PDF point (yd, xd): the baseline starts
+  // 72 pt from the displayed left edge, 200 pt below the displayed top.
+  const xd = 72;
+  const yd = 200;
+  page.drawText(text, { x: yd, y: xd, size, font, rotate: degrees(90), color: rgb(0, 0, 0) });
+  const width = font.widthOfTextAtSize(text, size);
+  const ascent = font.heightAtSize(size, { descender: false });
+  const descent = font.heightAtSize(size) - ascent;
+  // Displayed, the page is PAGE_H wide and PAGE_W tall.
+  const rect: [number, number, number, number] = [xd / PAGE_H, (yd - ascent) / PAGE_W, (xd + width) / PAGE_H, (yd + descent) / PAGE_W];
+  return { bytes: await doc.save(), line: { text, page: 1, rect } };
 }

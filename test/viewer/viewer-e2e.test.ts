@@ -13,7 +13,7 @@ import { MemoryStore } from "../../src/store/memory-store.js";
 import { startViewer, type Viewer } from "../../src/viewer/start-viewer.js";
 import { launchChromium } from "../support/browser.js";
 import { missing, tempDir } from "../support/system.js";
-import { makePolicyPdf, type PlacedLine } from "./make-policy-pdf.js";
+import { makePolicyPdf, makeRotatedPdf, type PlacedLine } from "./make-policy-pdf.js";
 
 type Rgba = { width: number; height: number; data: Uint8ClampedArray };
 
@@ -54,6 +54,7 @@ describe.skipIf(missing("chromium"))("viewer end to end (headless Chromium)", ()
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
   let lines: PlacedLine[];
+  let rotatedLine: PlacedLine;
   const dir = tempDir("docparse-viewer-e2e-");
 
   beforeAll(async () => {
@@ -64,6 +65,9 @@ describe.skipIf(missing("chromium"))("viewer end to end (headless Chromium)", ()
     const docs = join(dir.path, "docs");
     mkdirSync(docs);
     writeFileSync(join(docs, "policy.pdf"), pdf.bytes);
+    const rotated = await makeRotatedPdf();
+    rotatedLine = rotated.line;
+    writeFileSync(join(docs, "parts.pdf"), rotated.bytes);
     writeFileSync(join(docs, "notes.txt"), "Refunds for services have no page image at all.\n\nMarkup stays text: <b>bold</b> <img src=x onerror=alert(1)>\n");
     const parser = new LocalParser({ assets: new DiskAssetStore({ directory: join(dir.path, "assets") }) });
     const store = new MemoryStore();
@@ -184,6 +188,34 @@ describe.skipIf(missing("chromium"))("viewer end to end (headless Chromium)", ()
     // The boxes are measured (char_details), not estimated: no dashed "approximate" outline.
     expect(await page.locator(".hl-quote").count()).toBeGreaterThan(0);
     expect(await page.locator(".hl-quote.hl-approx").count()).toBe(0);
+  });
+
+  it("highlights the quote where it shows on a page turned by /Rotate 90", async () => {
+    await search("spare parts catalogue number");
+    const files = await page.locator("#results li .r-file").allTextContents();
+    const i = files.findIndex((t) => t.includes("parts.pdf"));
+    expect(i).toBeGreaterThanOrEqual(0);
+    await page.click(`#result-${i}`);
+    await page.waitForSelector('#source[data-state="ready"]');
+    const img = page.locator('.page[data-page="1"] img');
+    // The page image is rendered turned, as the page is shown: landscape.
+    const [w, h] = await img.evaluate((e) => [(e as HTMLImageElement).naturalWidth, (e as HTMLImageElement).naturalHeight]);
+    expect(w).toBeGreaterThan(h!);
+    const imgBox = (await img.boundingBox())!;
+    const shot = await decodePng(await page.screenshot());
+    const [x0, y0, x1, y1] = rotatedLine.rect;
+    const sx0 = imgBox.x + x0 * imgBox.width;
+    const sy0 = imgBox.y + y0 * imgBox.height;
+    const sx1 = imgBox.x + x1 * imgBox.width;
+    const sy1 = imgBox.y + y1 * imgBox.height;
+    expect(sy0).toBeGreaterThan(0);
+    expect(sy1).toBeLessThan(shot.height);
+    const hit = sample(shot, sx0 + 2, sy0 + 2, sx1 - 2, sy1 - 2);
+    expect(hit.tinted).toBeGreaterThan(0.9);
+    expect(hit.ink).toBeGreaterThan(0.03);
+    // Nothing tinted a line's height below it (a box in the unturned frame would be elsewhere).
+    const below = sample(shot, sx0 + 2, sy1 + (sy1 - sy0), sx1 - 2, sy1 + 2 * (sy1 - sy0));
+    expect(below.tinted).toBeLessThan(0.05);
   });
 
   it("moves through results with the keyboard and opens one with Enter", async () => {
