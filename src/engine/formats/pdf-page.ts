@@ -1,4 +1,5 @@
 import { layoutPage, type PageLayout, type PlacedImage } from "../layout/index.js";
+import { mayBeTableTail } from "../layout/table-tails.js";
 import { extractPage, type FontCache } from "./pdf-extract.js";
 import type { PdfPage } from "./pdf-load.js";
 import { encodePng, type RawImage } from "./pdf-png.js";
@@ -65,12 +66,14 @@ export async function readTextPage(page: PdfPage, fonts: FontCache, options: Tex
  * Drops what only page layout needed, before a page crosses to the calling thread: the
  * document pass reads blocks (text, boxes, sizes, chars) and how many lines each has,
  * never the lines themselves (with their runs, most of a page's objects: copying them
- * across cost a tenth of a parser thread's time).
+ * across cost a tenth of a parser thread's time) but those of short blocks opening the
+ * page (see `mayBeTableTail`).
  */
 export function compactLayout(layout: ReadPage): ReadPage {
   for (const b of layout.blocks) {
     b.lineCount = b.lines.length;
-    b.lines = [];
+    // A table's last rows carried over are cut from their lines by its columns.
+    if (!mayBeTableTail(b, layout.height)) b.lines = [];
   }
   return layout;
 }

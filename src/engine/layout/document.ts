@@ -9,6 +9,7 @@ import type { Frame } from "./frame.js";
 import { markRunning } from "./running.js";
 import { chineseNumberRank } from "./heading-numbers.js";
 import { joinTableHeads } from "./table-heads.js";
+import { joinTableTails } from "./table-tails.js";
 import { isCjk, lineCount, type Block } from "./types.js";
 
 /** One page after page-level layout: blocks already in reading order. */
@@ -64,6 +65,7 @@ export function finishDocument(pages: readonly PageLayout[], outline: readonly O
   const { marginShare = 0.1 } = options;
   markRunning(pages, marginShare);
   joinTableHeads(pages);
+  joinTableTails(pages);
   markPhotoCaptions(pages, bodySize(pages));
   markHeadings(pages, outline);
   joinChapterLabels(pages);

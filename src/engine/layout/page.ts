@@ -10,6 +10,7 @@ import { findTables } from "./tables.js";
 import { taggedTables } from "./tagged-tables.js";
 import { joinTerms, splitAtLabels } from "./terms.js";
 import type { Block, Drawing, GridTable, PlacedImage, Rect, Segment, TextRun } from "./types.js";
+import { mayBeTableTail } from "./table-tails.js";
 
 /** What a format extracted from one page, in display space (top-left origin). */
 export interface PageContent {
@@ -88,7 +89,9 @@ export function layoutPage(content: PageContent, options: PageLayoutOptions = {}
       const objects = inlineFormulas(b);
       if (objects.length) b.objects = objects;
     }
-    b.lines = b.lines.map((l) => ({ ...l, runs: [] }));
+    // (A short block opening the page keeps its runs: a table's last rows carried over
+    // are cut from them by its columns, `table-tails.ts`.)
+    if (!mayBeTableTail(b, content.height)) b.lines = b.lines.map((l) => ({ ...l, runs: [] }));
   }
   for (const t of tables) {
     const block: Block = { ...rect(t), lines: [], text: tableText(t), fontSize: 0, bold: false, mono: false, kind: "table", table: t };

@@ -210,10 +210,11 @@ describe("finishDocument", () => {
   it("decides the same on pages compacted to cross threads (lines dropped, their count kept)", () => {
     const pages = (): PageLayout[] => [
       page(1, [
-        run("Short bold heading", 50, 50, { fontSize: 14, bold: true }),
+        // (Below the page's top third, where short blocks keep their lines: a table's last rows.)
+        run("Short bold heading", 50, 350, { fontSize: 14, bold: true }),
         // Four bold lines: too long for a heading, whose test counts lines.
-        ...[0, 1, 2, 3].map((i) => run(`Bold paragraph line ${i + 1}`, 50, 100 + i * 16, { fontSize: 14, bold: true })),
-        run("some body text that is long enough to be the body size of the page", 50, 200),
+        ...[0, 1, 2, 3].map((i) => run(`Bold paragraph line ${i + 1}`, 50, 400 + i * 16, { fontSize: 14, bold: true })),
+        run("some body text that is long enough to be the body size of the page", 50, 500),
       ]),
     ];
     const compacted = pages().map((p) => compactLayout({ ...p, rotate: 0 }));
