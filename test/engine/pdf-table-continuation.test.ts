@@ -72,6 +72,7 @@ ${STATEMENT.map((r) => `<tr><td>${r.join("</td><td>")}</td></tr>`).join("")}</tb
       .slice(from)
       .map((r) => `<tr><td>${r[0]}</td><td>${r[1]}</td><td style="text-align:right">${r[2]}</td></tr>`)
       .join("")}</table>`;
+  const products = `<table><tr><th>Product</th><th>Units</th><th style="text-align:right">Price</th></tr>${Array.from({ length: 30 }, (_, k) => `<tr><td>Product ${k}</td><td>${k * 3 + 1}</td><td style="text-align:right">${k * 7 + 9}.00</td></tr>`).join("")}</table>`;
   const people = `<table><tr><th>Name</th><th>Role</th></tr>${Array.from({ length: 30 }, (_, k) => `<tr><td>Person ${k}</td><td>Engineer</td></tr>`).join("")}</table>`;
   const broken = `<div style="break-before:page"></div>`;
   let unruled: DraftDocument;
@@ -86,7 +87,7 @@ ${STATEMENT.map((r) => `<tr><td>${r.join("</td><td>")}</td></tr>`).join("")}</tb
     const page = `<!doctype html><html><head><meta charset="utf-8"><style>@page{size:A4;margin:2cm} body{font:11pt/1.4 "DejaVu Serif",serif} td,th{padding:3px 10px}</style></head><body>`;
     others = await parsePdf(
       await chromiumPdf(
-        `${page}${orderTable(32)}${broken}${people}${broken}<h2>Products</h2>${orderTable(30, 40)}${broken}<p><b>Table 4: Orders of May</b></p>${orderTable(30, 80)}${broken}<p>${randomProse(3, 80)}.</p></body></html>`,
+        `${page}${orderTable(32)}${broken}${products}${broken}${people}${broken}<h2>Products</h2>${orderTable(30, 40)}${broken}<p><b>Table 4: Orders of May</b></p>${orderTable(30, 80)}${broken}<p>${randomProse(3, 80)}.</p></body></html>`,
       ),
     );
   }, 180_000);
@@ -107,13 +108,14 @@ ${STATEMENT.map((r) => `<tr><td>${r.join("</td><td>")}</td></tr>`).join("")}</tb
     expect(parts.map(({ e }) => e.table!.headerRows ?? 1)).toEqual([1, 1]);
   });
 
-  it("links no table ending a page to another's columns, a table under a heading or caption, or a paragraph", () => {
+  it("links no table ending a page to another with its own header and columns, or other columns, a table under a heading or caption, or a paragraph", () => {
     const parts = tables(others);
-    expect(parts.map(({ e }) => [e.page, e.table!.cols])).toEqual([
-      [1, 3],
-      [2, 2],
-      [3, 3],
-      [4, 3],
+    expect(parts.map(({ e }) => [e.page, e.table!.cols, e.table!.headerRows ?? 1])).toEqual([
+      [1, 3, 1],
+      [2, 3, 1],
+      [3, 2, 1],
+      [4, 3, 1],
+      [5, 3, 1],
     ]);
     expect(others.elements.filter((e) => e.continuationOf !== undefined)).toEqual([]);
     expect(ofType(others, "Title").map((e) => e.text)).toContain("Products");

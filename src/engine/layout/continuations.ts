@@ -8,7 +8,7 @@ import { bodySize } from "./body-size.js";
 import { monoCharWidth } from "./listings.js";
 import { blockChars, FIGURE_CAPTION, TABLE_CAPTION } from "./classify.js";
 import type { LaidElement, PageLayout } from "./document.js";
-import { isCjk, type Block, type BlockKind, type GridTable } from "./types.js";
+import { FIGURE, isCjk, type Block, type BlockKind, type GridTable } from "./types.js";
 
 // Devanagari's danda and double danda (Hindi, Marathi, Nepali, Sanskrit; Bengali uses them
 // too), the Ethiopic, Khmer and Myanmar full stops end sentences as well.
@@ -69,6 +69,39 @@ const rowText = (t: GridTable, row: number): string =>
 /** A table's first three rows as text: where a header repeated overleaf may stand. */
 const headRows = (t: GridTable): string[] => [1, 2, 3].filter((r) => r <= t.rows).map((r) => rowText(t, r));
 
+/** A table's row by column, empty cells left out. */
+const rowCells = (t: GridTable, row: number): Map<number, string> => new Map(t.cells.filter((c) => c.row === row && c.text.trim() !== "").map((c) => [c.col, c.text.trim()]));
+
+/**
+ * Whether table `b`, opening the page after table `a`, is another table: it starts with
+ * a header of its own — row 1 without a figure where row 2 has one, unlike any of `a`'s
+ * first three rows — and its columns stand elsewhere (a boundary between two of them
+ * more than an em off `a`'s). A table's rest, its header repeated or not, has `a`'s columns.
+ */
+function headedAnew(a: Block, b: Block): boolean {
+  const [ta, tb] = [a.table!, b.table!];
+  if (tb.rows < 2 || headRows(ta).includes(rowText(tb, 1))) return false;
+  const [first, second] = [rowCells(tb, 1), rowCells(tb, 2)];
+  if (![...second].some(([col, text]) => FIGURE.test(text) && first.has(col) && !FIGURE.test(first.get(col)!))) return false;
+  if ([...first.values()].some((text) => FIGURE.test(text))) return false;
+  const em = b.cellSize ?? a.cellSize ?? 10;
+  const ba = boundaries(ta);
+  const bb = boundaries(tb);
+  return ba.length === bb.length && ba.some((x, k) => Math.abs(x - bb[k]!) > em);
+}
+
+/** Where each column of `t` meets the next: halfway between their unspanned cells. */
+function boundaries(t: GridTable): number[] {
+  const out: number[] = [];
+  for (let col = 1; col < t.cols; col++) {
+    const left = t.cells.filter((c) => c.col === col && c.colSpan === 1);
+    const right = t.cells.filter((c) => c.col === col + 1 && c.colSpan === 1);
+    if (!left.length || !right.length) return [];
+    out.push((Math.max(...left.map((c) => c.x1)) + Math.min(...right.map((c) => c.x0))) / 2);
+  }
+  return out;
+}
+
 /**
  * Sets `continuationOf` on each block that goes on from another across a page or column
  * break; a table going on without its header repeated starts with a body row.
@@ -94,7 +127,8 @@ export function markContinuations(pages: readonly PageLayout[], out: LaidElement
           (prevLast.y1 >= 0.75 * prevPage.height || prevPage.blocks.some((b) => b.y0 >= prevLast.y1 && GOES_ON.test(b.text.trim()))) &&
           !captionedAnew(p, first) &&
           prevLast.table?.cols === first.table?.cols &&
-          Math.abs(prevLast.x0 - first.x0) < 0.05 * p.width;
+          Math.abs(prevLast.x0 - first.x0) < 0.05 * p.width &&
+          !headedAnew(prevLast, first);
         // A listing cut at the page foot goes on at the next page's head, at its place.
         const codeGoesOn = prevLast.kind === "code" && first.kind === "code" && prevLast.y1 >= 0.75 * prevPage.height && first.y0 <= 0.25 * p.height && listingGoesOn(prevLast, first);
         if (!tableGoesOn && !codeGoesOn && !continuesText(prevLast, first)) continue;

@@ -605,6 +605,18 @@ describe("finishDocument: a table's first rows left at the foot of a page", () =
     expect(laid[2]!.block.table!.headerRows).toBeUndefined();
   });
 
+  it("does not continue a table into another opening the next page with a header of its own and its own columns", () => {
+    const first: PageLayout = { number: 1, width: 600, height: 800, blocks: [{ ...tableBlock([["Product", "Units", "Share"], ...rest]), y0: 600, y1: 660 }] };
+    // Another table: its own header over figures, its columns elsewhere (30 pt off).
+    const other = tableBlock([["Supplier", "Orders", "Paid"], ...rest]);
+    for (const c of other.table!.cells) if (c.col > 1) [c.x0, c.x1] = [c.x0 - 30, c.x1 - 30];
+    expect(finishDocument([first, { number: 2, width: 600, height: 800, blocks: [other] }])[1]!.continuationOf).toBeUndefined();
+    // The table's rest, its header repeated or not, in the same columns; or another header over the same columns.
+    for (const rows of [rest, [["Product", "Units", "Share"], ...rest], [["Product", "Units sold", "Share"], ...rest]]) {
+      expect(finishDocument([first, next(rows)])[1]!.continuationOf).toBe(0);
+    }
+  });
+
   it("goes on from the text above a captioned table set at the page foot (a bottom float)", () => {
     const open = run("Pressure in the mains falls as demand rises during the early", 50, 100);
     const float = buildBlocks(buildLines([run("Table 1: Design values", 50, 560)]));
