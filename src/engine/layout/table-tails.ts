@@ -1,4 +1,5 @@
 import type { PageLayout } from "./document.js";
+import { bodySize } from "./body-size.js";
 import { GOES_ON } from "./continuations.js";
 import { confidenceByChars, tableText } from "./page.js";
 import { FIGURE, lineCount, union, type Block, type GridCell, type GridTable, type Rect } from "./types.js";
@@ -24,7 +25,7 @@ export function mayBeTableTail(b: Block, pageHeight: number): boolean {
  * longtable's last lines, at the top of the next page. Page layout needs rows enough to
  * find a table without rules (and LibreOffice's and pdflatex's ruled rows come without
  * the rules that close them), so they came out as short paragraphs side by side, or as a
- * block per column. Where a page's last body element is a table reaching the page's
+ * block per column. Where a page's last body element (past footnotes) is a table reaching the page's
  * bottom quarter (or a `Continued` note follows it), the blocks opening the next page
  * (only running text above them) become a table of its columns when every piece of their
  * lines stands in one of that table's columns, there are one to {@link MAX_TAIL_ROWS} rows,
@@ -37,11 +38,12 @@ export function mayBeTableTail(b: Block, pageHeight: number): boolean {
  * running text is marked.
  */
 export function joinTableTails(pages: readonly PageLayout[]): void {
+  const body = bodySize(pages);
   for (let i = 1; i < pages.length; i++) {
     const prev = pages[i - 1]!;
     const page = pages[i]!;
     if (page.number !== prev.number + 1 || page.frame?.angle !== prev.frame?.angle) continue;
-    const last = lastTable(prev);
+    const last = lastTable(prev, body);
     if (!last) continue;
     const tail = tableTail(page, last.table!);
     if (!tail) continue;
@@ -55,16 +57,21 @@ export function joinTableTails(pages: readonly PageLayout[]): void {
 }
 
 /** Blocks of the page's body: not running text. */
-const body = (b: Block): boolean => b.kind !== "header" && b.kind !== "footer" && b.kind !== "page-number";
+const inBody = (b: Block): boolean => b.kind !== "header" && b.kind !== "footer" && b.kind !== "page-number";
 
-/** The table ending the page, when it reaches the page's bottom quarter or a `Continued` note follows it. */
-function lastTable(p: PageLayout): Block | undefined {
-  const blocks = p.blocks.filter(body);
+/**
+ * The table ending the page (footnotes under it set aside: type under 0.9 × the body's in
+ * the lower half), when it reaches the page's bottom quarter or a `Continued` note follows it.
+ */
+function lastTable(p: PageLayout, body: number): Block | undefined {
+  const blocks = p.blocks.filter(inBody);
   let i = blocks.length - 1;
   let note = false;
-  while (i >= 0 && GOES_ON.test(blocks[i]!.text.trim())) {
-    note = true;
-    i--;
+  const footnote = (b: Block): boolean => (b.kind === "text" || b.kind === "list") && body > 0 && b.fontSize <= 0.9 * body && b.y0 >= 0.5 * p.height;
+  for (; i >= 0; i--) {
+    const b = blocks[i]!;
+    if (GOES_ON.test(b.text.trim())) note = true;
+    else if (!footnote(b)) break;
   }
   const t = blocks[i];
   if (t?.kind !== "table" || !t.table || t.table.cols < 2) return undefined;
@@ -96,7 +103,7 @@ function tableTail(page: PageLayout, before: GridTable): { table: GridTable; tak
   };
   // The blocks opening the page, in reading order, while each is short and stands inside
   // the table's span.
-  const blocks = page.blocks.filter(body);
+  const blocks = page.blocks.filter(inBody);
   const taken: Block[] = [];
   const pieces: Piece[] = [];
   for (const b of blocks) {
@@ -116,7 +123,7 @@ function tableTail(page: PageLayout, before: GridTable): { table: GridTable; tak
   if (!rows.some((row) => row.size >= Math.ceil(columns.length / 2))) return undefined;
   // The first row reads like the table's last; a header repeated overleaf may come first.
   const heads = [1, 2, 3].filter((r) => r <= before.rows).map((r) => rowText(before, r));
-  const repeated = heads.includes([...rows[0]!.values()].map((p) => p.text).join("\t"));
+  const repeated = heads.includes([...rows[0]!.entries()].sort(([a], [b]) => a - b).map(([, p]) => p.text).join("\t"));
   const firstBody = rows[repeated ? 1 : 0];
   if (!firstBody || !readsLike(firstBody, lastRow(before))) return undefined;
   const out: GridCell[] = [];

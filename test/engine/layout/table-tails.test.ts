@@ -54,6 +54,22 @@ describe("finishDocument: a table's last rows carried onto the next page", () =>
     expect([laid[2]!.block.x0, laid[2]!.block.x1]).toEqual([50, 460]);
   });
 
+  it("looks past the footnotes under the table to the page's foot", () => {
+    const p = first();
+    p.blocks.forEach((b) => b.kind === "table" && Object.assign(b, { y0: b.y0 - 40, y1: b.y1 - 40 }));
+    p.blocks.push(...page(1, [run("1 Restated for the change in accounting policy set out in note 2.", 50, 740, { fontSize: 7 })]).blocks);
+    const tail = [run("Total equity and liabilities", 50, 60), run("70,480", 300, 60), run("67,230", 420, 60)];
+    const laid = finishDocument([p, page(2, [...tail, run(prose, 50, 100)])]);
+    expect(kinds(laid)).toEqual([
+      [1, "text"],
+      [1, "table"],
+      [1, "text"],
+      [2, "table"],
+      [2, "text"],
+    ]);
+    expect(laid[3]!.continuationOf).toBe(1);
+  });
+
   it("cuts rows from lines that run two columns together (pdflatex's tight columns), past a running head", () => {
     const slots: [number, number][] = [
       [50, 104],
