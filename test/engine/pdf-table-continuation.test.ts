@@ -156,19 +156,35 @@ ${randomProse(5, 60)}.
 
 describe.skipIf(missing("soffice"))("pdf: a LibreOffice Writer table whose last rows go over", () => {
   const cell = (style: string, t: string): string => `<table:table-cell table:style-name="${style}" office:value-type="string"><text:p>${t}</text:p></table:table-cell>`;
-  const table = (n: number, style: string): string =>
+  const row = (style: string, r: string[]): string => `<table:table-row>${r.map((t) => cell(style, t)).join("")}</table:table-row>`;
+  // `repeat`: the header row is a heading row, repeated on every page.
+  const table = (n: number, style: string, repeat = false): string =>
     `<text:p text:style-name="Standard">${randomProse(1, 120)}.</text:p><table:table table:name="Orders"><table:table-column table:number-columns-repeated="3"/>` +
-    [["Order", "Region", "Amount"], ...orders(n)].map((r) => `<table:table-row>${r.map((t) => cell(style, t)).join("")}</table:table-row>`).join("") +
+    (repeat ? `<table:table-header-rows>${row(style, ["Order", "Region", "Amount"])}</table:table-header-rows>` : row(style, ["Order", "Region", "Amount"])) +
+    orders(n)
+      .map((r) => row(style, r))
+      .join("") +
     `</table:table><text:p text:style-name="Standard">${randomProse(5, 60)}.</text:p>`;
   const styles = `<style:style style:name="Ruled" style:family="table-cell"><style:table-cell-properties fo:border="0.5pt solid #000000" fo:padding="0.08cm"/></style:style>
 <style:style style:name="Plain" style:family="table-cell"><style:table-cell-properties fo:border="none" fo:padding="0.08cm"/></style:style>`;
   let plain: DraftDocument;
   let ruled: DraftDocument;
+  let repeated: DraftDocument;
   beforeAll(async () => {
     // The first page holds 30 body rows.
     plain = await parsePdf(await writerPdf(table(31, "Plain"), styles));
     ruled = await parsePdf(await writerPdf(table(32, "Ruled"), styles));
+    repeated = await parsePdf(await writerPdf(table(31, "Plain", true), styles));
   }, 180_000);
+
+  it("reads the heading row repeated over the last row as the header of a Table going on from the table, no titles", () => {
+    expect(tables(repeated).map(({ e }) => [e.table!.rows, e.table!.headerRows ?? 1])).toEqual([
+      [31, 1],
+      [2, 1],
+    ]);
+    expectOneTable(repeated, orders(31));
+    expect(ofType(repeated, "Title")).toEqual([]);
+  });
 
   it("reads the last row (no borders) and the last two (bordered) as a Table going on from the table", () => {
     expect(tables(plain).map(({ e }) => e.table!.rows)).toEqual([31, 1]);
