@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { loadPdfjs, openPdf } from "../../src/engine/formats/pdf-load.js";
-import { buildPdf } from "../support/pdf-fixtures.js";
+import { MemoryAssetStore } from "../../src/engine/assets.js";
+import { loadPdfjs, openPdf, pageRotation } from "../../src/engine/formats/pdf-load.js";
+import { LocalParser } from "../../src/engine/local-parser.js";
+import { buildPdf, rawPdf } from "../support/pdf-fixtures.js";
+import { expectConsistentResult } from "./check-result.js";
 
 const native = (f: unknown): boolean => typeof f === "function" && Function.prototype.toString.call(f).includes("[native code]");
 
@@ -26,5 +29,25 @@ describe("loadPdfjs", () => {
         await Promise.all([a.destroy(), b.destroy()]);
       }
     }
+  });
+});
+
+describe("pageRotation", () => {
+  it("is 0, 90, 180 or 270 whatever /Rotate holds", () => {
+    const cases: [unknown, number][] = [[0, 0], [90, 90], [-90, 270], [450, 90], [[90], 90], [45, 0], [1e9, 0], [Number.NaN, 0], ["x", 0], [-1e308, 0], [null, 0]];
+    for (const [rotate, want] of cases) expect(pageRotation({ rotate: rotate as number }), String(rotate)).toBe(want);
+  });
+
+  it("gives a page whose /Rotate is the array [90] a number angle (it came out as the array, failing the wire schema)", async () => {
+    const bytes = rawPdf([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+      { dict: "", data: "BT /F1 12 Tf 72 700 Td (Turned by an array) Tj ET" },
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Rotate [90] /Contents 4 0 R /Resources << /Font << /F1 3 0 R >> >> >>",
+    ]);
+    const result = await new LocalParser({ assets: new MemoryAssetStore() }).parse(bytes, { filename: "a.pdf", config: { capabilities: { pages: true } } });
+    expect(result.pages?.[0]?.angle).toBe(90);
+    expectConsistentResult(result);
   });
 });

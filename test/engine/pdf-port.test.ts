@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DirectPort } from "../../src/engine/formats/pdf-port.js";
+import { rawPdf } from "../support/pdf-fixtures.js";
+import { parsePdf } from "./pdf-helpers.js";
 
 type Event = { data: unknown };
 
@@ -79,5 +81,49 @@ describe("DirectPort", () => {
     port.postMessage({ n: 1 });
     await tick();
     expect(got).toHaveLength(0);
+  });
+
+  // A value nested deeper than structuredClone's stack allows (what pdfjs' getOutline
+  // answers for an outline 20,000 levels deep).
+  const nested = (depth: number): unknown => {
+    let v: unknown = {};
+    for (let i = 0; i < depth; i++) v = { items: [v] };
+    return v;
+  };
+
+  it("turns an answer it cannot clone into that request's error, instead of throwing", async () => {
+    const port = new DirectPort();
+    const got = listen(port);
+    expect(() => port.postMessage({ sourceName: "w", targetName: "m", callback: 1, callbackId: 7, data: nested(200_000) })).not.toThrow();
+    expect(() => port.postMessage({ sourceName: "w", targetName: "m", stream: 4, streamId: 3, chunk: nested(200_000) })).not.toThrow();
+    await tick();
+    expect(got.map((e) => e.data)).toMatchObject([
+      { sourceName: "w", targetName: "m", callback: 2, callbackId: 7, reason: { name: "UnknownErrorException" } },
+      { sourceName: "w", targetName: "m", stream: 5, streamId: 3, reason: { name: "UnknownErrorException" } },
+    ]);
+    // A message that answers nothing still throws to its sender.
+    expect(() => port.postMessage({ action: "x", data: nested(200_000) })).toThrow(RangeError);
+  });
+});
+
+describe("DirectPort: a hostile outline", () => {
+  it("reads a document whose outline nests 20,000 levels deep (it stopped the parser thread twice: code 500)", async () => {
+    const depth = 20_000;
+    const first = 7;
+    const items = Array.from({ length: depth }, (_, i) => {
+      const kid = i + 1 < depth ? ` /First ${first + i + 1} 0 R /Last ${first + i + 1} 0 R /Count 1` : "";
+      return `<< /Title (Level ${i}) /Parent ${i ? first + i - 1 : 6} 0 R /Dest [5 0 R /Fit]${kid} >>`;
+    });
+    const bytes = rawPdf([
+      "<< /Type /Catalog /Pages 2 0 R /Outlines 6 0 R >>",
+      "<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+      { dict: "", data: "BT /F1 12 Tf 72 700 Td (Deep outline body) Tj ET" },
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 3 0 R >> >> >>",
+      `<< /Type /Outlines /First ${first} 0 R /Last ${first} 0 R /Count 1 >>`,
+      ...items,
+    ]);
+    const doc = await parsePdf(bytes);
+    expect(doc.elements.map((e) => e.text)).toContain("Deep outline body");
   });
 });

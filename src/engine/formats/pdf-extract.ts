@@ -1,5 +1,5 @@
 import { contentToFrame, dominantAngle, frameSize, isCjk, markVerticalWriting, toFrame, uprightLinesAsRuns, type BulletShape, type Frame, type Drawing, type PlacedImage, type Segment, type TextRun } from "../layout/index.js";
-import type { PdfPage } from "./pdf-load.js";
+import { pageRotation, type PdfPage } from "./pdf-load.js";
 import { fontInfo, walkOperators, type FontInfo, type Matrix } from "./pdf-ops.js";
 import { taggedCells, type StructNode } from "./pdf-struct.js";
 import { pdfjsWorkerModule } from "./pdfjs-patch.js";
@@ -99,7 +99,7 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
     width: size.width,
     height: size.height,
     frame,
-    rotate: page.rotate,
+    rotate: pageRotation(page),
     runs: inFrame.runs,
     segments: inFrame.segments,
     images: inFrame.images as ExtractedPage["images"],

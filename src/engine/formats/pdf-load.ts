@@ -186,3 +186,13 @@ export function pdfError(cause: unknown, page?: number): DocParseError {
   const where = page ? ` (page ${page})` : "";
   return new DocParseError(40422, `The PDF is corrupt or truncated${where}: ${message}`, { cause, location: page ? { page } : undefined });
 }
+
+/**
+ * A page's /Rotate as pdfjs applies it: 0, 90, 180 or 270. pdfjs' `page.rotate` passes
+ * on any value whose remainder by 90 is 0 as it is, so `/Rotate [90]` (an array, which
+ * `%` turns into 90) came back as an array while its viewport turned by 90.
+ */
+export function pageRotation(page: Pick<PdfPage, "rotate">): number {
+  const r = Number(page.rotate);
+  return Number.isFinite(r) && r % 90 === 0 ? ((r % 360) + 360) % 360 : 0;
+}

@@ -607,13 +607,14 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         (charStarts ??= []).push(acc);
         (charEnds ??= []).push(acc + width * widthScale);
         // Multi-code-unit glyphs (ligature text, astral characters) share the glyph's box.
-        for (let k = 1; k < [...u].length; k++) {
+        // Counted once: an ActualText can be megabytes long (counting it per step was quadratic).
+        for (let k = 1, count = codePoints(u); k < count; k++) {
           charStarts.push(acc);
           charEnds!.push(acc + width * widthScale);
         }
       }
       if (placing) {
-        span!.charCount = [...u].length;
+        span!.charCount = codePoints(u);
         spanCharFrom = (charStarts?.length ?? 0) - span!.charCount;
       }
       // The run reaches as far as its furthest glyph: a mark set back over its base ends
@@ -890,4 +891,20 @@ function extensionGlyph(g: Glyph): string {
   if (c === undefined || u.length !== 1) return u;
   const v = u.charCodeAt(0);
   return v === c || (v >= 0xf8e5 && v <= 0xf8fe) ? mathExtensionText(c) : u;
+}
+
+/** The number of code points in `s` (what `[...s].length` counts), without building the array. */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
 }

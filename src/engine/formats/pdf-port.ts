@@ -31,6 +31,26 @@ function byReference(message: unknown): boolean {
   return typeof data === "object" && data !== null && data[BY_REFERENCE] === true;
 }
 
+/** pdfjs' `CallbackKind` and the `StreamKind` of a stream's failure. */
+const CALLBACK_DATA = 1;
+const CALLBACK_ERROR = 2;
+const STREAM_ERROR = 5;
+
+/**
+ * The error message standing in for an answer `structuredClone` refused: too deeply
+ * nested (a hostile outline nested 20,000 levels deep overflows the clone's stack), or
+ * holding what cannot be cloned. Undefined for a message that answers nothing.
+ */
+function failedAnswer(message: unknown, error: unknown): object | undefined {
+  const m = message as { sourceName?: unknown; targetName?: unknown; callback?: unknown; callbackId?: unknown; stream?: unknown; streamId?: unknown } | null;
+  if (!m || typeof m !== "object") return undefined;
+  const reason = { name: "UnknownErrorException", message: `pdfjs' answer could not be passed on: ${(error as Error)?.message ?? String(error)}`, details: String(error) };
+  const head = { sourceName: m.sourceName, targetName: m.targetName };
+  if (m.callback === CALLBACK_DATA && m.callbackId !== undefined) return { ...head, callback: CALLBACK_ERROR, callbackId: m.callbackId, reason };
+  if (m.stream === STREAM_ENQUEUE && m.streamId !== undefined) return { ...head, stream: STREAM_ERROR, streamId: m.streamId, reason };
+  return undefined;
+}
+
 function operatorChunk(message: unknown): OperatorChunk | undefined {
   const m = message as { stream?: unknown; chunk?: Partial<OperatorChunk> } | null;
   if (m?.stream !== STREAM_ENQUEUE || !m.chunk) return undefined;
@@ -50,11 +70,20 @@ export class DirectPort {
     // The worker empties its fnArray/argsArray right after sending (`OperatorList.flush`),
     // so the two arrays are copied; the ops' arguments are never touched again by it.
     // Buffers listed for transfer stay shared: the worker drops its references to them.
-    const data = byReference(message)
-      ? message
-      : chunk
-      ? { ...(message as object), chunk: { ...chunk, fnArray: chunk.fnArray.slice(), argsArray: chunk.argsArray.slice() } }
-      : structuredClone(message, transfer ? { transfer } : undefined);
+    let data: unknown;
+    try {
+      data = byReference(message)
+        ? message
+        : chunk
+        ? { ...(message as object), chunk: { ...chunk, fnArray: chunk.fnArray.slice(), argsArray: chunk.argsArray.slice() } }
+        : structuredClone(message, transfer ? { transfer } : undefined);
+    } catch (error) {
+      // pdfjs posts its answers from a promise callback: a throw here was an unhandled
+      // rejection (the end of a parser thread, or of the process on the main thread), and
+      // the request never settled. An answer that cannot be cloned fails its request.
+      data = failedAnswer(message, error);
+      if (data === undefined) throw error;
+    }
     const event = { data };
     void Promise.resolve().then(() => {
       for (const [listener] of this.#listeners) listener.call(this, event);

@@ -2,7 +2,7 @@ import PQueue from "p-queue";
 import { DocParseError, LocalErrorCode, abortError } from "../../errors.js";
 import type { DraftDocument, DraftPage, FormatContext, FormatHandler } from "../draft.js";
 import { FIGURE_SCALE, finishDocument, fromFrame, layoutPage, toDraftElements, type PageLayout, type PlacedImage, type Rect } from "../layout/index.js";
-import { openPdf, pdfError, type PdfDocument } from "./pdf-load.js";
+import { openPdf, pageRotation, pdfError, type PdfDocument } from "./pdf-load.js";
 import { ocrConcurrency, ocrLanguages } from "../ocr.js";
 import { ocrPageRuns } from "./pdf-ocr.js";
 import { readOutline } from "./pdf-outline.js";
@@ -197,7 +197,7 @@ async function ocrPage(doc: PdfDocument, n: number, ctx: FormatContext, signal: 
     const runs = await ocrPageRuns(doc, page, { signal, lang: ocrLanguages(ctx) });
     const { width, height } = page.getViewport({ scale: 1 });
     const blocks = layoutPage({ width, height, runs, segments: [], images: [] }, { chars: ctx.capabilities.include_char_details });
-    return { number: n, width, height, frame: { angle: 0, width, height }, rotate: page.rotate, blocks };
+    return { number: n, width, height, frame: { angle: 0, width, height }, rotate: pageRotation(page), blocks };
   } catch (cause) {
     throw pdfError(cause, n);
   } finally {
