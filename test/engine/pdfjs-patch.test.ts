@@ -10,6 +10,7 @@ import { openPdf } from "../../src/engine/formats/pdf-load.js";
 import { PDFJS_PATCHES, patchPdfjsWorker, pdfjsWorkerModule, removeStaleCopies, STALE_COPY_MS, writeCachedCopy } from "../../src/engine/formats/pdfjs-patch.js";
 import { buildPdf, rawPdf } from "../support/pdf-fixtures.js";
 import { tempDir } from "../support/system.js";
+import { parsePdf } from "./pdf-helpers.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const url = (path: string): string => pathToFileURL(join(root, path)).href;
@@ -527,6 +528,11 @@ describe("pdfjs patches: same output as pdfjs as shipped", () => {
         freeTextCut: cutFreeTextPdf(),
         // A hex string longer than one String.fromCharCode call takes.
         longHex: treePdf(["Long"], { extra: ` BT /F1 2 Tf 10 10 Td <${hex(long)}> Tj ET` }),
+        // Graphics states saved and restored, nested, changing the CTM and text state in
+        // each (flat-graphics-state), and saves never restored.
+        nestedStates: treePdf(["States"], {
+          extra: ` q 2 0 0 2 0 0 cm 1 0 0 rg q 0.5 0 0 0.5 5 5 cm 3 Tr BT /F1 9 Tf 30 30 Td (Inner state) Tj ET Q BT /F1 9 Tf 20 20 Td (Outer state) Tj ET Q ${"q 1 0 0 1 1 1 cm ".repeat(300)}BT /F1 9 Tf 10 10 Td (Unclosed) Tj ET`,
+        }),
       };
       const files: Record<string, string> = {};
       for (const [name, bytes] of Object.entries(docs)) writeFileSync((files[name] = join(dir.path, `${name}.pdf`)), bytes);
@@ -666,4 +672,18 @@ describe("pdfjs patches: streams read synchronously", () => {
       delete (globalThis as Record<symbol, unknown>)[hook];
     }
   });
+});
+
+describe("pdfjs patches: flat-graphics-state", () => {
+  it("reads a page under 30,000 unclosed saves (q) in linear time: each state's prototype chain grew by one, 10,000 took 4 s", async () => {
+    const bytes = rawPdf([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+      { dict: "", data: "q ".repeat(30_000) + "BT /F1 12 Tf 72 300 Td (Under the saves) Tj ET" },
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 3 0 R >> >> >>",
+    ]);
+    const doc = await parsePdf(bytes, { limits: { timeoutMs: 10_000 } });
+    expect(doc.elements.map((e) => e.text)).toEqual(["Under the saves"]);
+  }, 30_000);
 });

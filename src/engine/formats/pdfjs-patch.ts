@@ -356,6 +356,18 @@ class Lexer {
             }
             break;`,
   },
+  {
+    name: "flat-graphics-state",
+    why: "Not speed on real documents but a bound on hostile ones: each \`q\` made the new graphics state an Object.create() of the current one, so n unclosed \`q\` built a prototype chain n deep that every state read walked (and V8 re-optimised as each state became a prototype): 10,000 nested saves took 4 s of operator list, 200,000 (1 KB of Flate) never finished. The copy now takes the state's own fields (all of them: every state is such a copy) with the class prototype; a path buffer is still shared unless newPath, as before",
+    find: `  clone({
+    newPath = false
+  } = {}) {
+    const clone = Object.create(this);`,
+    replace: `  clone({
+    newPath = false
+  } = {}) {
+    const clone = Object.assign(Object.create(Object.getPrototypeOf(this)), this);`,
+  },
   ...TABLE_TREE_PATCHES,
   ...OPLIST_PATCHES,
 ];
