@@ -528,6 +528,8 @@ describe("pdfjs patches: same output as pdfjs as shipped", () => {
         freeTextCut: cutFreeTextPdf(),
         // A hex string longer than one String.fromCharCode call takes.
         longHex: treePdf(["Long"], { extra: ` BT /F1 2 Tf 10 10 Td <${hex(long)}> Tj ET` }),
+        // Tiling patterns: one used twice, one painting with another (tiling-pattern-cycle).
+        patterns: patternPdf(false),
         // Graphics states saved and restored, nested, changing the CTM and text state in
         // each (flat-graphics-state), and saves never restored.
         nestedStates: treePdf(["States"], {
@@ -685,5 +687,35 @@ describe("pdfjs patches: flat-graphics-state", () => {
     ]);
     const doc = await parsePdf(bytes, { limits: { timeoutMs: 10_000 } });
     expect(doc.elements.map((e) => e.text)).toEqual(["Under the saves"]);
+  }, 30_000);
+});
+
+/**
+ * A page painting with tiling patterns around two lines of text: /P2 used twice and /P3
+ * painting with /P2; with `cycle`, /P1 painting with itself first.
+ */
+function patternPdf(cycle: boolean): Uint8Array {
+  const pattern = (content: string, patterns: string) => ({
+    dict: `/Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 10 10] /XStep 10 /YStep 10 /Resources << /Pattern << ${patterns} >> >>`,
+    data: content,
+  });
+  const uses = `${cycle ? "/Pattern cs /P1 scn 0 0 300 300 re f " : ""}/Pattern cs /P2 scn 0 0 50 50 re f /P2 scn 60 0 50 50 re f /P3 scn 120 0 50 50 re f`;
+  return rawPdf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    { dict: "", data: `BT /F1 12 Tf 72 700 Td (Before the patterns) Tj ET ${uses} BT /F1 12 Tf 72 500 Td (After the patterns) Tj ET` },
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 3 0 R >> /Pattern << /P1 6 0 R /P2 7 0 R /P3 8 0 R >> >> >>",
+    pattern("/Pattern cs /P1 scn 0 0 10 10 re f", "/P1 6 0 R"),
+    pattern("1 0 0 rg 0 0 5 5 re f", ""),
+    pattern("/Pattern cs /P2 scn 0 0 10 10 re f", "/P2 7 0 R"),
+  ]);
+}
+
+describe("pdfjs patches: tiling-pattern-cycle", () => {
+  it("reads a page whose tiling pattern paints with itself (pdfjs parsed it inside itself without end: 2 GB of heap or the timeout)", async () => {
+    const doc = await parsePdf(patternPdf(true), { limits: { timeoutMs: 10_000 } });
+    // The pattern-filled square is a vector figure.
+    expect(doc.elements.filter((e) => e.type !== "Image").map((e) => e.text)).toEqual(["Before the patterns", "After the patterns"]);
   }, 30_000);
 });

@@ -368,6 +368,32 @@ class Lexer {
   } = {}) {
     const clone = Object.assign(Object.create(Object.getPrototypeOf(this)), this);`,
   },
+  {
+    name: "tiling-pattern-cycle",
+    why: "Not speed but a bound: pdfjs refuses a form XObject that draws itself (prevRefs) but not a tiling pattern painting with itself, which it parsed again inside itself without end, asynchronously (no stack overflow): a 10 KB page grew its thread's heap to the 2 GB cap or held it until the document's timeout. A pattern already being parsed on this page's evaluator is now refused like a circular form: pdfjs ignores the pattern (its ignoreErrors), the rest of the page reads",
+    find: `    return this.getOperatorList({
+      stream: pattern,
+      task,
+      resources: patternResources,
+      operatorList: tilingOpList
+    }).then(function () {`,
+    replace: `    const patternId = patternDict.objId;
+    const inProgress = this._tilingInProgress ||= new Set();
+    let parsed;
+    if (patternId && inProgress.has(patternId)) {
+      parsed = Promise.reject(new Error(\`handleTilingType - ignoring circular reference: \${patternId}\`));
+    } else {
+      if (patternId) inProgress.add(patternId);
+      parsed = this.getOperatorList({
+        stream: pattern,
+        task,
+        resources: patternResources,
+        operatorList: tilingOpList
+      });
+      if (patternId) parsed = parsed.finally(() => inProgress.delete(patternId));
+    }
+    return parsed.then(function () {`,
+  },
   ...TABLE_TREE_PATCHES,
   ...OPLIST_PATCHES,
 ];
