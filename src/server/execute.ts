@@ -65,6 +65,10 @@ export async function executeParse(parser: Parser, req: ParseRequest, options: E
 }
 
 const LOCAL_TO_SERVICE: Partial<Record<string, number>> = {
+  // The contract has no timeout code; 500 is retryable, as a parse that ran out of time
+  // on a busy service may not the next time. Its message says so: a hostile PDF's
+  // timeout is not an internal error.
+  [LocalErrorCode.Timeout]: 500,
   [LocalErrorCode.InvalidOption]: 40004,
   [LocalErrorCode.Unsupported]: 40425,
   [LocalErrorCode.LimitExceeded]: 40004,

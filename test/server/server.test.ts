@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ParsedDocument, ParseInput, ParseOptions, Parser } from "../../src/parser.js";
 import type { RunningServer } from "../../src/server/index.js";
 import { AUTH_HEADERS } from "../../src/wire/index.js";
+import { DocParseError, LocalErrorCode } from "../../src/errors.js";
 import { CREDS, GatedParser, eventually, fakeResult, startRecorder, startTestServer, type Recorder } from "../support/server.js";
 
 // The service's routes and codes, spoken to with raw HTTP (no DocParseClient).
@@ -160,6 +161,24 @@ describe("codes", () => {
       expect(res.statusCode).toBe(500);
       expect(JSON.parse(text)).toMatchObject({ code: 500, message: "Internal server error" });
       expect(text).not.toMatch(/hunter2|secret|\.ts:|at /);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it("500 with the engine's own message when a parse runs out of time (a hostile PDF): not logged as an internal error", async () => {
+    const slow: Parser = {
+      name: "slow",
+      parse: async () => {
+        throw new DocParseError(LocalErrorCode.Timeout, "Parsing took longer than 50 ms");
+      },
+    };
+    const errors: unknown[] = [];
+    const svc = await startTestServer({ parser: slow, logger: { error: (...args: unknown[]) => void errors.push(args) } });
+    try {
+      const res = await request(`${svc.url}/api/v1/docparse/parse/sync`, { method: "POST", headers: AUTH, body: form({}, { name: "a.md", text: MD }) });
+      expect(JSON.parse(await res.body.text())).toMatchObject({ code: 500, message: "Parsing took longer than 50 ms" });
+      expect(errors).toEqual([]);
     } finally {
       await svc.close();
     }
