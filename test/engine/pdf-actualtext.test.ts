@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chromiumPdf, rawPdf, sofficePdf } from "../support/pdf-fixtures.js";
 import { missing } from "../support/system.js";
+import { MAX_ACTUAL_TEXT, MAX_GLYPH_TEXT } from "../../src/engine/formats/pdf-ops.js";
 import { parsePdf } from "./pdf-helpers.js";
 
 // Scripts whose glyphs are not their characters one for one: Devanagari conjuncts and
@@ -83,5 +84,34 @@ describe("pdf: an ActualText megabytes long", () => {
     const el = doc.elements.find((e) => e.text.startsWith("AbAb"));
     expect(el?.text).toBe(actual);
     expect(el?.chars).toHaveLength(actual.length);
+  }, 30_000);
+
+  it("does not read an ActualText longer than MAX_ACTUAL_TEXT: its glyphs read as themselves, at once", async () => {
+    const bytes = rawPdf([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+      { dict: "", data: `/Span << /ActualText (${"A".repeat(MAX_ACTUAL_TEXT + 1)}) >> BDC BT /F1 12 Tf 72 300 Td (short) Tj ET EMC` },
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 3 0 R >> >> >>",
+    ]);
+    const doc = await parsePdf(bytes, { capabilities: { include_char_details: true } });
+    expect(doc.elements.map((e) => e.text)).toEqual(["short"]);
+    expect(doc.elements[0]!.chars).toHaveLength(5);
+  }, 30_000);
+
+  it("cuts a glyph's ToUnicode text at MAX_GLYPH_TEXT characters", async () => {
+    // One glyph (s) mapped to 5,000 characters: a ligature is a few.
+    const long = Buffer.from("x".repeat(5_000), "utf16le").swap16().toString("hex").toUpperCase();
+    const cmap = `/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Long def 1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <73> <${long}> endbfchar endcmap CMapName currentdict /CMap defineresource pop end end`;
+    const bytes = rawPdf([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
+      { dict: "", data: "BT /F1 12 Tf 72 300 Td (s) Tj ET" },
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 3 0 R >> >> >>",
+      { dict: "", data: cmap },
+    ]);
+    const doc = await parsePdf(bytes, { capabilities: { include_char_details: true } });
+    expect(doc.elements.map((e) => e.text)).toEqual(["x".repeat(MAX_GLYPH_TEXT)]);
   }, 30_000);
 });

@@ -156,6 +156,16 @@ export const MAX_DRAWINGS = 2000;
  */
 export const MAX_MARKERS = 256;
 
+/**
+ * Longest ActualText read, in UTF-16 units. Writers put one on a conjunct, a word or at
+ * most a line or paragraph (a few hundred characters); a span megabytes long is hostile
+ * (with char_details each character becomes a box), so its glyphs read as themselves.
+ */
+export const MAX_ACTUAL_TEXT = 65_536;
+
+/** Longest text one glyph reads as (a ToUnicode entry): ligatures and clusters are a few. */
+export const MAX_GLYPH_TEXT = 256;
+
 interface State {
   ctm: Matrix;
   fillAlpha: number;
@@ -516,6 +526,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         }
       }
       let u = font.mathExtension ? extensionGlyph(g) : g.unicode;
+      if (u.length > MAX_GLYPH_TEXT) u = u.slice(0, MAX_GLYPH_TEXT);
       let placing = false;
       if (span !== null) {
         if (span.text === "") {
@@ -689,7 +700,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         if (id !== undefined) mcid = id;
         // The ActualText our pdfjs patch passes on (pdfjs-patch.ts `actual-text`).
         const text = args?.[2];
-        if (actual === null && typeof text === "string") actual = { text, depth: markedDepth, placed: false, run: undefined, charFrom: 0, charCount: 0 };
+        if (actual === null && typeof text === "string" && text.length <= MAX_ACTUAL_TEXT) actual = { text, depth: markedDepth, placed: false, run: undefined, charFrom: 0, charCount: 0 };
         break;
       }
       case OP.endMarkedContent:
