@@ -91,8 +91,9 @@ export async function extractPage(page: PdfPage, fonts: FontCache, options: Extr
   const frame: Frame = { angle: dominantAngle(runs), width: viewport.width, height: viewport.height };
   const inFrame = contentToFrame(frame, runs, walked.segments, images);
   if (chars && frame.angle !== 0) {
-    // Glyph positions were measured along display x; in a turned frame, share out the run.
-    for (const r of inFrame.runs) if (r.chars) r.chars = spread(r);
+    // Glyph boxes turn with their runs (contentToFrame), save a line of vertical CJK made
+    // one run (uprightLinesAsRuns): its glyphs all hold the line's box until shared out here.
+    for (const r of inFrame.runs) if (r.chars && r.chars.length > 1 && r.chars.every((c) => c.x0 === r.x0 && c.x1 === r.x1)) r.chars = spread(r);
   }
   const size = frameSize(frame);
   return {

@@ -410,9 +410,19 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         // Glyphless OCR glyphs are evenly spaced guesses: spread them over the word's box.
         const from = cs[0] ?? u0;
         const stretch = glyphless && n > 0 && ce[n - 1]! > from ? (u1 - u0) / (ce[n - 1]! - from) : 1;
+        // A baseline not level on the display (a running head up the edge of a page turned
+        // by /Rotate, sideways text) runs along y too: each glyph keeps its whole box, or
+        // its x alone would be one and the same for every glyph of an upright column.
+        const level = Math.abs(m[1]) <= 1e-3 * Math.abs(m[0]);
         for (let i = 0; i < n; i++) {
-          const a = m[0] * (x + (u0 + (cs[i]! - from) * stretch) * hScale) + m[4] + m[2] * baseY;
-          const b = m[0] * (x + (u0 + (ce[i]! - from) * stretch) * hScale) + m[4] + m[2] * baseY;
+          const ga = u0 + (cs[i]! - from) * stretch;
+          const gb = u0 + (ce[i]! - from) * stretch;
+          if (!level) {
+            list.push({ text: glyphsText[i]!, ...boxOf(Math.min(ga, gb), Math.max(ga, gb)) });
+            continue;
+          }
+          const a = m[0] * (x + ga * hScale) + m[4] + m[2] * baseY;
+          const b = m[0] * (x + gb * hScale) + m[4] + m[2] * baseY;
           list.push({ text: glyphsText[i]!, x0: Math.min(a, b), x1: Math.max(a, b) });
         }
         run.chars = list;

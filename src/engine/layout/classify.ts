@@ -4,7 +4,7 @@ import { finishBlock } from "./blocks.js";
 import { chineseNumberRank } from "./heading-numbers.js";
 import { horizontal, offAxis } from "./lines.js";
 import { codeLike, typewrittenPage } from "./listings.js";
-import type { Block, BlockChar, InlineSpan, Line } from "./types.js";
+import type { Block, BlockChar, InlineSpan, Line, Rect, TextRun } from "./types.js";
 import { FIGURE_CAPTION, TABLE_CAPTION } from "./captions.js";
 
 export { FIGURE_CAPTION, TABLE_CAPTION };
@@ -401,6 +401,11 @@ export function blockChars(b: Block): BlockChar[] {
             out.push({ text: ch, x0: before.x1, x1: before.x1, y0: before.y0, y1: before.y1, confidence: 1 });
             continue;
           }
+          const across = gapAcross(out[out.length - 1], run);
+          if (across) {
+            out.push({ text: ch, ...across, confidence: 1 });
+            continue;
+          }
           const x0 = prev ? prev.x1 : run.x0;
           out.push({ text: ch, x0: Math.min(x0, run.x0), x1: Math.max(x0, run.x0), y0: run.y0, y1: run.y1, confidence: 1 });
         }
@@ -410,12 +415,25 @@ export function blockChars(b: Block): BlockChar[] {
       if (run.ocrChars) {
         for (const c of drop(run.ocrChars)) out.push({ text: c.text, ...c.box, confidence: c.confidence, candidates: c.candidates });
       } else if (run.chars) {
-        for (const c of drop(run.chars)) out.push({ text: c.text, x0: c.x0, x1: c.x1, y0: run.y0, y1: run.y1, confidence: 1 });
+        for (const c of drop(run.chars)) out.push({ text: c.text, x0: c.x0, x1: c.x1, y0: c.y0 ?? run.y0, y1: c.y1 ?? run.y1, confidence: 1 });
       }
       prev = run;
     });
   });
   return out;
+}
+
+/**
+ * The box of a space between two runs of a line set one glyph above another (a sideways
+ * running head on a page laid out upright): from the last glyph's end to the
+ * next run's first glyph, down or up the column, as wide as the column. Undefined for a
+ * level line, whose spaces run along x.
+ */
+function gapAcross(last: BlockChar | undefined, run: TextRun): Rect | undefined {
+  const first = run.chars?.[0];
+  if (!last || horizontal(run) || first?.y0 === undefined || first.y1 === undefined) return undefined;
+  const [y0, y1] = last.y1 <= first.y0 ? [last.y1, first.y0] : first.y1 <= last.y0 ? [first.y1, last.y0] : [last.y1, last.y1];
+  return { x0: Math.min(run.x0, last.x0), x1: Math.max(run.x1, last.x1), y0, y1 };
 }
 
 /** Inline formulas: maximal stretches of math-font runs inside a prose block. */

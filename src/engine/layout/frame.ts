@@ -61,7 +61,7 @@ export function dominantAngle(runs: readonly TextRun[]): Frame["angle"] {
   return (best * 90) as Frame["angle"];
 }
 
-/** Moves runs, segments and images into the frame (runs' angles become relative). */
+/** Moves runs (with their glyph boxes), segments and images into the frame (runs' angles become relative). */
 export function contentToFrame(
   f: Frame,
   runs: readonly TextRun[],
@@ -70,7 +70,12 @@ export function contentToFrame(
 ): { runs: TextRun[]; segments: Segment[]; images: PlacedImage[] } {
   if (f.angle === 0) return { runs: [...runs], segments: [...segments], images: [...images] };
   return {
-    runs: runs.map((r) => ({ ...r, ...toFrame(r, f), angle: (r.angle - f.angle + 360) % 360 })),
+    runs: runs.map((r) => {
+      const moved: TextRun = { ...r, ...toFrame(r, f), angle: (r.angle - f.angle + 360) % 360 };
+      // Glyph boxes turn with their run: a glyph without an extent across has the run's.
+      if (r.chars) moved.chars = r.chars.map((c) => ({ text: c.text, ...toFrame({ x0: c.x0, x1: c.x1, y0: c.y0 ?? r.y0, y1: c.y1 ?? r.y1 }, f) }));
+      return moved;
+    }),
     segments: segments.map((s) => {
       const r = toFrame(s.horizontal ? { x0: s.from, x1: s.to, y0: s.at, y1: s.at } : { x0: s.at, x1: s.at, y0: s.from, y1: s.to }, f);
       const horizontal = r.y1 - r.y0 < r.x1 - r.x0;

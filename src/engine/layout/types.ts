@@ -17,6 +17,13 @@ export interface RunChar {
   text: string;
   x0: number;
   x1: number;
+  /**
+   * The glyph's extent across the run's line when it is not the run's own (`y0`..`y1`): a
+   * run not level in its frame (a running head set sideways, up a page's edge) has its
+   * glyphs one above another, each with its own y. Absent: the run's.
+   */
+  y0?: number;
+  y1?: number;
 }
 
 /** One piece of text drawn with one font along one baseline (a PDF text item, an OCR word). */
