@@ -1,5 +1,6 @@
 import type { Element, ParseResult } from "../wire/index.js";
 import type { Chunk } from "./chunk.js";
+import { continuesLine, lineDirection } from "./line-direction.js";
 import { rectOf, rectToCoordinates, unionRects, type PageSize, type Rect } from "./rect.js";
 import type { ChunkTextSpan } from "./text-span.js";
 
@@ -174,8 +175,10 @@ function elementSpans(element: Element, s: number, e: number, base: number): Chu
   if (chars.length === 0) {
     return [{ start: base, end: base + (e - s), page, elementId, coordinates: element.coordinates.map(round), granularity: "element" }];
   }
+  // Sideways text (a page turned by /Rotate) runs down or up: its lines are columns.
+  const direction = lineDirection(chars.filter((c) => !/^\s*$/.test(c.text)).map((c) => c.rect));
   const out: ChunkTextSpan[] = [];
-  let run: { start: number; end: number; rect: Rect } | undefined;
+  let run: { start: number; end: number; rect: Rect; last: Rect } | undefined;
   const flush = () => {
     if (run) out.push({ start: base + run.start - s, end: base + run.end - s, page, elementId, coordinates: rectToCoordinates(run.rect).map(round), granularity: "run" });
     run = undefined;
@@ -187,13 +190,13 @@ function elementSpans(element: Element, s: number, e: number, base: number): Chu
       if (prevEndsSentence) flush();
       continue;
     }
-    const cy = (c.rect.y0 + c.rect.y1) / 2;
-    const sameLine = run !== undefined && cy >= run.rect.y0 && cy <= run.rect.y1 && c.rect.x0 >= run.rect.x0;
+    const sameLine = run !== undefined && continuesLine(direction, run.rect, run.last, c.rect);
     if (!sameLine || (prevEndsSentence && !SENTENCE_END.test(c.text))) flush();
-    if (!run) run = { start: c.at, end: c.at + Math.max(1, c.text.length), rect: c.rect };
+    if (!run) run = { start: c.at, end: c.at + Math.max(1, c.text.length), rect: c.rect, last: c.rect };
     else {
       run.end = c.at + Math.max(1, c.text.length);
       run.rect = unionRects(run.rect, c.rect);
+      run.last = c.rect;
     }
     prevEndsSentence = SENTENCE_END.test(c.text);
   }

@@ -1,4 +1,5 @@
 import type { Chunk, ChunkRegion } from "../chunk/chunk.js";
+import { lineDirection } from "../chunk/line-direction.js";
 import { rectOf, rectToCoordinates, unionRects, type PageSize, type Rect } from "../chunk/rect.js";
 import type { ChunkTextSpan } from "../chunk/text-span.js";
 import { narrowBox, rectArea } from "./highlight-geometry.js";
@@ -127,6 +128,18 @@ export function estimateSpans(chunk: Chunk): ChunkTextSpan[] {
   return spans;
 }
 
+/** Whether a level piece's middle lies within the height of the line so far. */
+function levelWith(line: Rect, r: Rect): boolean {
+  const cy = (r.y0 + r.y1) / 2;
+  return cy >= line.y0 && cy <= line.y1;
+}
+
+/** Whether a sideways piece's middle lies within the width of the column (line) so far. */
+function inColumn(line: Rect, r: Rect): boolean {
+  const cx = (r.x0 + r.x1) / 2;
+  return cx >= line.x0 && cx <= line.x1;
+}
+
 /**
  * Boxes of `[start, end)` of `chunk.text`: per line from character geometry when the
  * chunk carries it (exact), by proportional narrowing of line or element boxes
@@ -187,16 +200,21 @@ export function boxesForRange(
     }
     for (const list of groups.values()) {
       // Join measured pieces line by line; a line is approximate if any piece was cut.
+      // Pieces of sideways text (a page turned by /Rotate) are columns: one line each. A
+      // piece of several characters is taller than wide there; pieces of one character
+      // each say which way the line runs by the steps between them.
+      const rects = list.map((c) => rectOf(c.coordinates));
+      const long = rects.filter((_, i) => list[i]!.end - list[i]!.start >= 2);
+      const sideways = long.length > 0 ? long.every((r) => r.y1 - r.y0 > 1.5 * (r.x1 - r.x0)) : lineDirection(rects) !== "level";
       const lines: { rect: Rect; partial: boolean }[] = [];
-      for (const c of list) {
-        const r = rectOf(c.coordinates);
-        const last = lines[lines.length - 1];
-        const cy = (r.y0 + r.y1) / 2;
-        if (last && cy >= last.rect.y0 && cy <= last.rect.y1) {
-          last.rect = unionRects(last.rect, r);
-          last.partial ||= c.partial;
+      list.forEach((c, i) => {
+        const r = rects[i]!;
+        const line = lines[lines.length - 1];
+        if (line && (sideways ? inColumn(line.rect, r) : levelWith(line.rect, r))) {
+          line.rect = unionRects(line.rect, r);
+          line.partial ||= c.partial;
         } else lines.push({ rect: r, partial: c.partial });
-      }
+      });
       for (const l of lines) out.push({ page: list[0]!.page, elementId: list[0]!.elementId, coordinates: rectToCoordinates(l.rect), approximate: l.partial });
     }
     out.sort((a, b) => a.page - b.page || rectOf(a.coordinates).y0 - rectOf(b.coordinates).y0);

@@ -1,4 +1,5 @@
 import { rectOf, rectToCoordinates, unionRects, type PageSize, type Rect } from "../chunk/rect.js";
+import { lineDirection } from "../chunk/line-direction.js";
 import type { TextBox } from "../chunk/text-span.js";
 import { isCjkChar } from "./match-terms.js";
 
@@ -31,19 +32,25 @@ export function rectIoU(a: Rect, b: Rect): number {
 
 /**
  * Tight per-line boxes of `[start, end)` from per-character boxes (`char_details`):
- * characters whose vertical centres fall within the same line are joined into one
- * rectangle. `chars[i].start` is the character's offset.
+ * characters whose centres fall within the same line are joined into one rectangle, the
+ * line's height for level text, its width for text set sideways (a page turned by
+ * /Rotate, read down or up it). `chars[i].start` is the character's offset.
  */
 export function boxesFromChars(chars: readonly TextBox[], start: number, end: number): number[][] {
-  const lines: Rect[] = [];
+  const rects: Rect[] = [];
   for (const c of chars) {
     if (c.end <= start || c.start >= end) continue;
     const r = rectOf(c.coordinates);
     if (rectArea(r) === 0 && r.x1 === r.x0) continue;
+    rects.push(r);
+  }
+  const sideways = lineDirection(rects) !== "level";
+  const lines: Rect[] = [];
+  for (const r of rects) {
     const last = lines[lines.length - 1];
-    const cy = (r.y0 + r.y1) / 2;
-    // Same line when the centre sits inside the previous line's vertical extent.
-    if (last && cy >= last.y0 && cy <= last.y1) lines[lines.length - 1] = unionRects(last, r);
+    const [c, lo, hi] = sideways ? [(r.x0 + r.x1) / 2, last?.x0, last?.x1] : [(r.y0 + r.y1) / 2, last?.y0, last?.y1];
+    // Same line when the centre sits inside the previous line's extent across it.
+    if (last && c >= lo! && c <= hi!) lines[lines.length - 1] = unionRects(last, r);
     else lines.push(r);
   }
   return lines.map(rectToCoordinates);

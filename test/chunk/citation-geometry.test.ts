@@ -150,3 +150,46 @@ describe("addCitationGeometry on a paragraph cut by a page break", () => {
     });
   }
 });
+
+/**
+ * `TEXT` set sideways: each line a column one character (0.01 of the page) tall a step,
+ * read down the page (`down`, a page turned by /Rotate 90 with text drawn level) or up it,
+ * line 1 in the column at x 0.80–0.82, line 2 in the one left of it at x 0.77–0.79.
+ */
+function sidewaysResult(down: boolean): ParseResult {
+  const box = (line: number, col: number, n: number) => {
+    const x0 = line === 1 ? 0.8 : 0.77;
+    const [y0, y1] = down ? [0.1 + col * 0.01, 0.1 + (col + n) * 0.01] : [0.9 - (col + n) * 0.01, 0.9 - col * 0.01];
+    return rectToCoordinates({ x0, y0, x1: x0 + 0.02, y1 });
+  };
+  const char_details = [...TEXT].map((ch, index) => {
+    const onLine2 = index > LINE1.length;
+    return { index, text: ch, coordinates: box(onLine2 ? 2 : 1, onLine2 ? index - LINE1.length - 1 : index, 1) };
+  });
+  const whole = rectToCoordinates({ x0: 0.77, y0: down ? 0.1 : 0.9 - LINE1.length * 0.01, x1: 0.82, y1: down ? 0.1 + LINE1.length * 0.01 : 0.9 });
+  return {
+    ...result,
+    elements: [{ element_id: "p", type: "NarrativeText", text: TEXT, page_number: 1, coordinates: whole, char_details }],
+  } as unknown as ParseResult;
+}
+
+describe("addCitationGeometry on text set sideways", () => {
+  for (const down of [true, false]) {
+    it(`measures one span per line and sentence, read ${down ? "down" : "up"} the page`, async () => {
+      const r = sidewaysResult(down);
+      const [c] = addCitationGeometry(r, [makeChunk("c", TEXT, { elementIds: ["p"], regions: [{ page: 1, elementId: "p", coordinates: r.elements[0]!.coordinates }] })]);
+      const spans = c!.metadata["textSpans"] as { start: number; end: number; coordinates: number[] }[];
+      expect(spans.map((s) => c!.text.slice(s.start, s.end))).toEqual(["Opening hours are nine to six.", "Returns need the", "original receipt."]);
+      const first = rectOf(spans[0]!.coordinates);
+      const n = "Opening hours are nine to six.".length;
+      expect(first.x0).toBeCloseTo(0.8, 6);
+      expect(first.x1).toBeCloseTo(0.82, 6);
+      expect(first.y1 - first.y0).toBeCloseTo(n * 0.01, 6);
+      // A quote of both sentences of line 1 and line 2: one box a line.
+      const { boxesForRange } = await import("../../src/retrieve/chunk-geometry.js");
+      const boxes = boxesForRange(c!, 0, TEXT.length, () => undefined);
+      expect(boxes.map((b) => rectOf(b.coordinates).x0)).toEqual([0.8, 0.77].map((x) => expect.closeTo(x, 6)));
+      expect(boxes.every((b) => !b.approximate)).toBe(true);
+    });
+  }
+});

@@ -43,4 +43,15 @@ describe("highlight geometry", () => {
     expect(lines[0]!.x1).toBeCloseTo(0.13);
     expect(lines[1]!.y0).toBeCloseTo(0.13);
   });
+
+  it("boxesFromChars joins sideways characters (a page turned by /Rotate) column by column", () => {
+    // Two lines read down the page, one glyph under the other: the first at x 0.80, the next left of it.
+    const ch = (i: number, x: number, y: number) => ({ start: i, end: i + 1, coordinates: rectToCoordinates({ x0: x, y0: y, x1: x + 0.02, y1: y + 0.01 }) });
+    const chars = [ch(0, 0.8, 0.1), ch(1, 0.8, 0.11), ch(2, 0.8, 0.12), ch(3, 0.77, 0.1), ch(4, 0.77, 0.11)];
+    const lines = boxesFromChars(chars, 0, 5).map(rectOf);
+    expect(lines).toHaveLength(2);
+    const near = (r: { x0: number; y0: number; x1: number; y1: number }) => ({ x0: expect.closeTo(r.x0, 9), y0: expect.closeTo(r.y0, 9), x1: expect.closeTo(r.x1, 9), y1: expect.closeTo(r.y1, 9) });
+    expect(lines[0]).toEqual(near({ x0: 0.8, y0: 0.1, x1: 0.82, y1: 0.13 }));
+    expect(lines[1]).toEqual(near({ x0: 0.77, y0: 0.1, x1: 0.79, y1: 0.12 }));
+  });
 });

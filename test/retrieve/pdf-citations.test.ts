@@ -265,3 +265,44 @@ describe.skipIf(missing("soffice", "pdftotext", "pdfinfo"))("citations on PDFs: 
     expect(faults).toEqual([]);
   });
 });
+
+const REPORTLAB_TURNED = String.raw`
+import sys
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen import canvas
+c = canvas.Canvas(sys.argv[1], pagesize=A4)
+c.setPageRotation(90)
+c.setFont("Helvetica-Bold", 16); c.drawString(72, 540, "Rotated Page Heading")
+c.setFont("Helvetica", 11)
+y = 510
+for i in range(8):
+    c.drawString(72, y, "Line %d of the rotated page: apples oranges pears%d kiwis bananas." % (i, i)); y -= 14
+c.showPage(); c.save()
+`;
+
+describe.skipIf(missing("reportlab", "pdftotext", "pdfinfo"))("citations on PDFs: ReportLab (a page turned by setPageRotation(90), its lines running down the page)", () => {
+  it("gives each sentence, one a line, one box along its line", { timeout: 120_000 }, async () => {
+    const { mkdtempSync, readFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "cite-rl-turned-"));
+    let pdf: Uint8Array;
+    try {
+      execFileSync(DEBIAN_PYTHON, ["-c", REPORTLAB_TURNED, join(dir, "doc.pdf")], { stdio: "ignore", timeout: 60_000 });
+      pdf = new Uint8Array(readFileSync(join(dir, "doc.pdf")));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const { chunks, faults } = await citationFaults(pdf, 400);
+    expect(faults).toEqual([]);
+    const counts: string[] = [];
+    for (const c of chunks.filter((k) => k.metadata.kind === "text")) {
+      const sizes = (c.metadata["pageSizes"] ?? {}) as Record<string, { width: number; height: number }>;
+      for (const s of splitSentences(c.text)) {
+        if (!s.text.startsWith("Line")) continue;
+        counts.push(`${s.text.slice(0, 6)}: ${boxesForRange(c, s.start, s.end, (p) => sizes[String(p)]).length}`);
+      }
+    }
+    expect(counts).toEqual(Array.from({ length: 8 }, (_, i) => `Line ${i}: 1`));
+  });
+});
