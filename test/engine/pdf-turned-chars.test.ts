@@ -58,8 +58,8 @@ function wordFits(el: Element, words: readonly { text: string; box: Box }[], wan
   });
 }
 
-describe.skipIf(missing("pdflatex", "pdftotext", "pdfinfo"))("LocalParser char_details: a pdflscape page (/Rotate 90) with its running head left on", () => {
-  it("gives the sideways running head and page number each glyph's own box, where poppler sees it", { timeout: 120_000 }, async () => {
+describe.skipIf(missing("pdflatex", "pdftotext", "pdfinfo"))("LocalParser: a pdflscape page (/Rotate 90) with its running head left on", () => {
+  it("gives the sideways running head and page number each glyph's own box, where poppler sees it, and reads them as running text", { timeout: 120_000 }, async () => {
     const body = randomProse(24, 150);
     const pdf = await latexPdf(String.raw`\documentclass[11pt]{article}
 \usepackage{lscape}\usepackage{fancyhdr}\pagestyle{fancy}\fancyhf{}\fancyhead[L]{Technical Report Running Head}\fancyfoot[C]{\thepage}
@@ -81,6 +81,9 @@ ${body}
     expect(wordFits(head!, words, wanted, 0.004)).toEqual(wanted.map((word) => ({ word, ownBoxes: true })));
     const number = elements.find((e) => e.page_number === 2 && e.text === "2");
     expect(number).toBeDefined();
+    // Where the sheet has them, as on the portrait page before: running head, page number.
+    expect([head!.type, number!.type]).toEqual(["Header", "PageNumber"]);
+    expect(elements.filter((e) => e.page_number === 1 && (e.type === "Header" || e.type === "PageNumber")).map((e) => e.text)).toEqual(["Technical Report Running Head", "1"]);
     expect(wordFits(number!, words, ["2"], 0.004)).toEqual([{ word: "2", ownBoxes: true }]);
     // The body, level as shown, as before: its first words where poppler has them.
     const para = elements.find((e) => e.page_number === 2 && e.text.startsWith(body.slice(0, 30)))!;

@@ -203,7 +203,7 @@ ${sentences(21, 200)}
 ${sentences(22, 250)}
 
 Latex break paragraph begins here. ${sentences(23, 300)} Latex break paragraph ends here.
-\clearpage\global\pdfpageattr{/Rotate 90}\begin{landscape}\thispagestyle{empty}
+\clearpage\global\pdfpageattr{/Rotate 90}\begin{landscape}
 \section{Sideways}
 ${sentences(24, 150)}
 \end{landscape}

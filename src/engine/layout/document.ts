@@ -21,6 +21,11 @@ export interface PageLayout {
   height: number;
   /** Set when the page was laid out in a turned frame; boxes map back through it. */
   frame?: Frame;
+  /**
+   * The page's `/Rotate` (0, 90, 180, 270): how its sheet is turned to be shown. Text set
+   * level on a sheet turned a quarter (pdflscape's running head) is sideways as shown.
+   */
+  rotate?: number;
   blocks: Block[];
 }
 

@@ -5,7 +5,7 @@
 import { NUMBERED_HEADING } from "./classify.js";
 import type { PageLayout } from "./document.js";
 import { bodySize } from "./body-size.js";
-import { fromFrame } from "./frame.js";
+import { frameSize, fromFrame, toFrame, type Frame } from "./frame.js";
 import { digitsValue } from "./list-marker.js";
 import { noteNumber } from "./row-joins.js";
 import { lineCount, type Block, type BlockKind } from "./types.js";
@@ -45,34 +45,36 @@ function markDeepRunning(pages: readonly PageLayout[], minPages: number, body: n
   // `12`, `- 12 -`, or a front matter's `v` (its value: `v` on page 5 counts with it).
   const pageNo = (b: Block): RegExpExecArray | null => /^[-\u2013\u2014]?\s*(\p{Nd}{1,4}|[ivxl]{1,6})\s*[-\u2013\u2014]?$/u.exec(b.text.trim());
   for (const page of pages) {
-    // Judged as shown: a page laid out in a turned frame keeps its running text upright.
-    const [p, original] = shown(page);
-    const free = p.blocks.filter((b) => b.kind === "text");
-    if (free.length === 0) continue;
-    const first = free.reduce((a, b) => (b.y0 < a.y0 ? b : a));
-    const last = free.reduce((a, b) => (b.y1 > a.y1 ? b : a));
-    // Running text already found nearer the edge: what follows it is the page's content.
-    const furniture = p.blocks.filter((b) => b.kind === "header" || b.kind === "footer" || b.kind === "page-number");
-    const rows = [
-      ["top", furniture.some((b) => b.y1 <= first.y0) ? [] : free.filter((b) => b.y0 < first.y1 && b.y1 <= 0.25 * p.height)],
-      ["bottom", furniture.some((b) => b.y0 >= last.y1) ? [] : free.filter((b) => b.y1 > last.y0 && b.y0 >= 0.75 * p.height)],
-    ] as const;
-    for (const [zone, row] of rows) {
-      const numbered = row.some((b) => pageNo(b));
-      for (const b of row) {
-        if (b.fontSize > 1.05 * body) continue;
-        const m = pageNo(b);
-        if (m && hangsBeforeNote(b, row)) continue;
-        if (m) {
-          const n = /^\p{Nd}/u.test(m[1]!) ? digitsValue(m[1]!) : (noteNumber(m[1]!) ?? NaN);
-          collect(numbers, `${zone}|${n - p.number}`, { page: p.number, block: original(b) });
-          continue;
+    // Judged as shown: a page laid out in a turned frame keeps its running text upright;
+    // text set level on a sheet turned by /Rotate is judged on the sheet (`views`).
+    for (const [p, original] of views(page)) {
+      const free = p.blocks.filter((b) => b.kind === "text");
+      if (free.length === 0) continue;
+      const first = free.reduce((a, b) => (b.y0 < a.y0 ? b : a));
+      const last = free.reduce((a, b) => (b.y1 > a.y1 ? b : a));
+      // Running text already found nearer the edge: what follows it is the page's content.
+      const furniture = p.blocks.filter((b) => b.kind === "header" || b.kind === "footer" || b.kind === "page-number");
+      const rows = [
+        ["top", furniture.some((b) => b.y1 <= first.y0) ? [] : free.filter((b) => b.y0 < first.y1 && b.y1 <= 0.25 * p.height)],
+        ["bottom", furniture.some((b) => b.y0 >= last.y1) ? [] : free.filter((b) => b.y1 > last.y0 && b.y0 >= 0.75 * p.height)],
+      ] as const;
+      for (const [zone, row] of rows) {
+        const numbered = row.some((b) => pageNo(b));
+        for (const b of row) {
+          if (b.fontSize > 1.05 * body) continue;
+          const m = pageNo(b);
+          if (m && hangsBeforeNote(b, row)) continue;
+          if (m) {
+            const n = /^\p{Nd}/u.test(m[1]!) ? digitsValue(m[1]!) : (noteNumber(m[1]!) ?? NaN);
+            collect(numbers, `${zone}|${n - p.number}`, { page: p.number, block: original(b) });
+            continue;
+          }
+          // A bold line, or a numbered one (`Chapter 2`, `Exercise 3`) with no page number
+          // beside it, opens the page's content; running heads sit in one slot.
+          if (b.bold || (!numbered && NUMBERED_HEADING.test(b.text.trim()))) continue;
+          collect(texts, `${zone}|${Math.round(b.y0 / 2)}|${normalise(b.text)}`, { page: p.number, block: original(b) });
+          if (lineCount(b) === 1 && standsApart(b, zone, free)) collect(slots, `${zone}|${Math.round(b.y0 / 2)}|${Math.round(b.fontSize * 2)}`, { page: p.number, block: original(b) });
         }
-        // A bold line, or a numbered one (`Chapter 2`, `Exercise 3`) with no page number
-        // beside it, opens the page's content; running heads sit in one slot.
-        if (b.bold || (!numbered && NUMBERED_HEADING.test(b.text.trim()))) continue;
-        collect(texts, `${zone}|${Math.round(b.y0 / 2)}|${normalise(b.text)}`, { page: p.number, block: original(b) });
-        if (lineCount(b) === 1 && standsApart(b, zone, free)) collect(slots, `${zone}|${Math.round(b.y0 / 2)}|${Math.round(b.fontSize * 2)}`, { page: p.number, block: original(b) });
       }
     }
   }
@@ -111,6 +113,52 @@ function shown(p: PageLayout): [PageLayout, (b: Block) => Block] {
     return copy;
   });
   return [{ ...p, width: frame.width, height: frame.height, blocks }, (b) => back.get(b) ?? b];
+}
+
+/**
+ * The frame of a page's sheet as it lies unturned: display space turned back by a quarter
+ * `/Rotate` (90 or 270; a sheet turned upside down keeps its margins where they were).
+ */
+function sheetFrame(p: PageLayout): Frame | undefined {
+  const rotate = (((p.rotate ?? 0) % 360) + 360) % 360;
+  if (rotate !== 90 && rotate !== 270) return undefined;
+  const [width, height] = p.frame ? [p.frame.width, p.frame.height] : [p.width, p.height];
+  return { angle: rotate === 90 ? 270 : 90, width, height };
+}
+
+/** Whether a block reads sideways as its page is shown: set sideways in its frame, or level in a frame turned sideways. */
+function sidewaysShown(p: PageLayout, b: Block): boolean {
+  const turned = p.frame?.angle === 90 || p.frame?.angle === 270;
+  return (b.aside === "sideways") !== turned;
+}
+
+/**
+ * The views a page's running text is judged in: the page as shown ({@link shown}), and,
+ * for a sheet turned a quarter by `/Rotate` (pdflscape shows a landscape page so, its
+ * body set upright as shown), the blocks sideways as shown on the sheet as it lies: set
+ * level there, where the book's other pages have their running head and page number.
+ */
+function views(p: PageLayout): [PageLayout, (b: Block) => Block][] {
+  const [asShown, back] = shown(p);
+  const sheet = sheetFrame(p);
+  if (!sheet) return [[asShown, back]];
+  const level: Block[] = [];
+  const onSheet: Block[] = [];
+  const fromSheet = new Map<Block, Block>();
+  for (const b of asShown.blocks) {
+    if (!sidewaysShown(p, b)) {
+      level.push(b);
+      continue;
+    }
+    const copy = { ...b, ...toFrame(b, sheet) };
+    fromSheet.set(copy, back(b));
+    onSheet.push(copy);
+  }
+  const size = frameSize(sheet);
+  return [
+    [{ ...asShown, blocks: level }, back],
+    [{ ...asShown, width: size.width, height: size.height, blocks: onSheet }, (b) => fromSheet.get(b) ?? b],
+  ];
 }
 
 /**
@@ -155,12 +203,18 @@ function hangsBeforeNote(num: Block, blocks: readonly Block[]): boolean {
 function marginOf(p: PageLayout, b: Block, share: number, usual: number): Zone | undefined {
   const r = p.frame && p.frame.angle !== 0 ? fromFrame(b, p.frame) : b;
   const [w, h] = p.frame ? [p.frame.width, p.frame.height] : [p.width, p.height];
+  // Set level on a sheet turned a quarter by /Rotate: in the sheet's margins (`views`).
+  const sheet = sheetFrame(p);
+  if (sheet && sidewaysShown(p, b)) {
+    const s = toFrame(r, sheet);
+    const sh = frameSize(sheet).height;
+    const deep = share * Math.max(sh, usual);
+    return s.y1 <= deep ? "top" : s.y0 >= sh - deep ? "bottom" : undefined;
+  }
   const depth = share * Math.max(h, usual);
   if (r.y1 <= depth) return "top";
   if (r.y0 >= h - depth) return "bottom";
-  // Sideways as shown: set sideways in its frame, or level in a frame turned sideways.
-  const turned = p.frame?.angle === 90 || p.frame?.angle === 270;
-  if ((b.aside === "sideways") !== turned && (r.x1 <= share * w || r.x0 >= (1 - share) * w)) return "side";
+  if (sidewaysShown(p, b) && (r.x1 <= share * w || r.x0 >= (1 - share) * w)) return "side";
   return undefined;
 }
 

@@ -252,6 +252,21 @@ describe("finishDocument", () => {
     expect(finishDocument([upright(1), turned, upright(3)]).map((l) => [l.page, l.block.kind])).toEqual([1, 2, 3].flatMap((n) => [[n, "text"], [n, "page-number"]]));
   });
 
+  it("finds running text set level on the sheet of a page turned by /Rotate 90 to show its body upright (pdflscape)", () => {
+    // Portrait sheets of 612 × 792, the head at the top, the number a sixth of the page up.
+    const head = (): TextRun => run("Technical Report Running Head", 126, 90);
+    const number = (n: number): TextRun => run(String(n), 303, 696);
+    const body = (n: number): TextRun => run(`Body text of page ${n} runs on here, long enough to set the body size.`, 80, 300);
+    const sheet = (n: number): PageLayout => ({ ...page(n, [head(), body(n), number(n)]), width: 612, height: 792, rotate: 0 });
+    // Page 2's sheet turned a quarter clockwise to show it landscape (792 × 612): its body is
+    // set upright as shown, its head and number stay where the sheet has them, so as shown
+    // the head runs down the right edge and the number stands sideways at the left.
+    const turn = (r: TextRun): TextRun => ({ ...r, x0: 792 - r.y1, x1: 792 - r.y0, y0: r.x0, y1: r.x1, angle: 270 });
+    const turned: PageLayout = { ...page(2, [run("Landscape body text of page 2 runs on here, long enough to set the body size.", 80, 200), turn(head()), turn(number(2))]), width: 792, height: 612, frame: { angle: 0, width: 792, height: 612 }, rotate: 90 };
+    const kinds = finishDocument([sheet(1), turned, sheet(3)]).filter((l) => !l.block.text.includes("body")).map((l) => [l.page, l.block.text, l.block.kind]);
+    expect(kinds).toEqual([1, 2, 3].flatMap((n) => [[n, "Technical Report Running Head", "header"], [n, String(n), "page-number"]]));
+  });
+
   it("takes a sideways strip repeated in a side margin for a footer (a publisher's Downloaded from), not a one-page stamp", () => {
     const strip = { ...run("Downloaded from https://example-journal.org/article/12/3/45 by guest on 2 April 2024", 580, 200, { angle: 90 }), x1: 590, y1: 620 };
     const stamp = { ...run("arXiv:2403.01234v2 [cs.IR] 14 Mar 2024", 35, 300, { angle: 90, fontSize: 20 }), x1: 53, y1: 640 };
