@@ -90,6 +90,28 @@ ${body}
     const first = body.split(" ").slice(0, 3);
     expect(wordFits(para, words, first, 0.004)).toEqual(first.map((word) => ({ word, ownBoxes: true })));
   });
+
+  it("reads the section mark beside the head (`3 SIDEWAYS`, a quad after its number) as running text on the landscape page too", { timeout: 120_000 }, async () => {
+    const pdf = await latexPdf(String.raw`\documentclass[11pt]{article}
+\usepackage{lscape}\usepackage{fancyhdr}\pagestyle{fancy}\fancyhead[L]{Technical Report Running Head}
+\begin{document}
+\section{Introduction}
+${randomProse(21, 700)}
+\section{Data}
+${randomProse(22, 500)}
+\clearpage\global\pdfpageattr{/Rotate 90}\begin{landscape}
+\section{Sideways}
+${randomProse(24, 150)}
+\end{landscape}
+\end{document}
+`);
+    const elements = await parse(pdf);
+    const last = Math.max(...elements.map((e) => e.page_number)); // the landscape page
+    expect(last).toBeGreaterThanOrEqual(4);
+    const furniture = (n: number) => elements.filter((e) => e.page_number === n && (e.type === "Header" || e.type === "PageNumber")).map((e) => `${e.type} ${e.text}`).sort();
+    expect(furniture(last)).toEqual(["Header 3 SIDEWAYS", "Header Technical Report Running Head", `PageNumber ${last}`]);
+    expect(furniture(1)).toEqual(["Header 1 INTRODUCTION", "Header Technical Report Running Head", "PageNumber 1"]);
+  });
 });
 
 const ROTATED = String.raw`

@@ -173,6 +173,8 @@ export function buildLines(runs: readonly TextRun[], options: LineOptions = {}):
   return lines;
 }
 
+/** The widest gap (font sizes) along a rotated line between two runs it joins. */
+const ALONG_GAP_EM = 1.5;
 /** How far (degrees) two rotated runs' baselines may differ in direction and still make one line. */
 const ROTATED_ANGLE_SLACK = 2;
 
@@ -188,8 +190,10 @@ interface Tilted {
 
 /**
  * Lines of runs with a rotated baseline: runs sharing a direction (within 2°) and a
- * baseline (middles less than half a font size apart across it), each starting within a
- * font size of where the one before ends, make one line, read in their own direction and
+ * baseline (middles less than half a font size apart across it), each starting within
+ * one and a half font sizes of where the one before ends (a quad between words stays
+ * inside the line, as it does in a level one: pdflatex's section mark `3 SIDEWAYS` up
+ * a turned page's edge), make one line, read in their own direction and
  * spaced where the gap along the baseline is over 0.15 em, as upright text is. Writers
  * draw such text in pieces: Chromium cuts a sideways head at every kerning pair (`Y` +
  * `ear 2022 T` + `otal`), LibreOffice draws a cell's bottom-to-top text one glyph a run,
@@ -221,7 +225,7 @@ function chainAlong(measured: Tilted[], lines: Line[]): void {
     for (const chain of open) {
       const last = chain[chain.length - 1]!;
       const em = Math.max(r.fontSize, last.run.fontSize);
-      if (t.from - last.to > em) {
+      if (t.from - last.to > ALONG_GAP_EM * em) {
         lines.push(alongLine(chain)); // nothing later starts closer
         continue;
       }

@@ -277,12 +277,19 @@ export function markRunning(pages: readonly PageLayout[], share: number): void {
   // slot may lie lower than the zone (LaTeX's report class sets its head an eighth of the
   // page down), so one line in the page's outer quarter is enough: body text does not
   // start in the running head's exact place and size.
-  const slot = (b: Block): string => `${Math.round(b.y0)}|${Math.round(b.fontSize * 2)}`;
+  // Blocks set level on a sheet turned by /Rotate are placed on the sheet (`views`).
+  const placed = (p: PageLayout, b: Block): { y0: number; y1: number; height: number } => {
+    const sheet = sheetFrame(p);
+    if (!sheet || !sidewaysShown(p, b)) return { y0: b.y0, y1: b.y1, height: p.height };
+    const r = toFrame(p.frame && p.frame.angle !== 0 ? fromFrame(b, p.frame) : b, sheet);
+    return { y0: r.y0, y1: r.y1, height: frameSize(sheet).height };
+  };
+  const slot = (p: PageLayout, b: Block): string => `${Math.round(placed(p, b).y0)}|${Math.round(b.fontSize * 2)}`;
   const slots = new Map<string, { kind: BlockKind; pages: Set<number> }>();
   for (const p of pages) {
     for (const b of p.blocks) {
       if (b.kind !== "header" && b.kind !== "footer") continue;
-      const key = slot(b);
+      const key = slot(p, b);
       let entry = slots.get(key);
       if (!entry) slots.set(key, (entry = { kind: b.kind, pages: new Set() }));
       entry.pages.add(p.number);
@@ -291,8 +298,9 @@ export function markRunning(pages: readonly PageLayout[], share: number): void {
   for (const p of pages) {
     for (const b of p.blocks) {
       // A numbered section's head (`1.3. STORAGE TANKS`) may have been read as an item.
-      if ((b.kind !== "text" && b.kind !== "list") || lineCount(b) !== 1 || (b.y1 > 0.25 * p.height && b.y0 < 0.75 * p.height)) continue;
-      const entry = slots.get(slot(b));
+      const at = placed(p, b);
+      if ((b.kind !== "text" && b.kind !== "list") || lineCount(b) !== 1 || (at.y1 > 0.25 * at.height && at.y0 < 0.75 * at.height)) continue;
+      const entry = slots.get(slot(p, b));
       if (entry && entry.pages.size >= 3) b.kind = entry.kind;
     }
   }

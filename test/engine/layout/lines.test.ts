@@ -50,6 +50,14 @@ describe("buildLines: rotated text", () => {
     expect(lines.map((l) => l.text)).toEqual(["Roof ren"]);
   });
 
+  it("joins words a quad apart, as a level line does (pdflatex's section mark `3\\quad SIDEWAYS` down a turned page's edge), not words two em apart", () => {
+    // 10.91 pt type; the quad between the number and the title is a hair over an em as drawn.
+    const mark = [turned("3", 270, [687.5, 410.8, 697.2, 416.26], 10.91), turned("SIDEWAYS", 270, [687.5, 427.21, 697.2, 484.5], 10.91)];
+    expect(buildLines(mark).map((l) => l.text)).toEqual(["3 SIDEWAYS"]);
+    const apart = [turned("3", 270, [687.5, 410.8, 697.2, 416.26], 10.91), turned("SIDEWAYS", 270, [687.5, 438.1, 697.2, 495.4], 10.91)];
+    expect(buildLines(apart).map((l) => l.text).sort()).toEqual(["3", "SIDEWAYS"]);
+  });
+
   it("joins a 45° label cut at a kern, and keeps labels on other baselines apart (an SVG chart's axis)", () => {
     const labels = [turned("Mar", 45, [127.5, 269.1, 145.3, 286.9], 8.2), turned("ch", 45, [138.4, 262.3, 152.1, 276], 8.2), turned("F", 45, [91, 284.8, 101.1, 295], 8.2), turned("ebruary", 45, [94, 262.3, 123.6, 291.9], 8.2), turned("January", 45, [66.2, 262.3, 95.1, 291.2], 8.2)];
     expect(buildLines(labels).map((l) => l.text).sort()).toEqual(["February", "January", "March"]);
