@@ -159,3 +159,72 @@ describe.skipIf(missing("soffice"))("pdf: a Chinese contract's signature block (
     expect(texts.some((t) => t.includes("有限公司乙方"))).toBe(false);
   }, 120_000);
 });
+
+/*
+ * The notice's headings as GB/T 9704 sets them: in the body's size and weight, each level
+ * in a typeface of its own — 一、 in 黑体 (a sans), （一） in 楷体 (no Kai font here: Noto
+ * Serif CJK JP, another face, stands in), 1. in the body's 仿宋 in bold — over text in
+ * 仿宋 (Noto Serif CJK SC). A numbered paragraph in the body's own face stays an item.
+ */
+const FACED = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><style>
+@page { size: A4; margin: 37mm 26mm 35mm 28mm; }
+body { font-family: "Noto Serif CJK SC", serif; font-size: 16pt; line-height: 28pt; }
+h1 { font-size: 22pt; line-height: 1.4; text-align: center; font-weight: bold; margin: 20pt 0; }
+h2, h3, h4 { font-size: 16pt; font-weight: normal; margin: 0; text-indent: 2em; }
+h2 { font-family: "Noto Sans CJK SC"; }
+h3 { font-family: "Noto Serif CJK JP"; }
+h4 { font-weight: bold; }
+p { margin: 0; text-indent: 2em; text-align: justify; }
+</style></head><body>
+<h1>关于进一步加强城市安全生产工作的通知</h1>
+<p style="text-indent:0">各区人民政府，市政府各部门：</p>
+<p>为切实防范化解重大安全风险，坚决遏制重特大事故发生，经市政府同意，现就进一步加强全市安全生产工作有关事项通知如下。</p>
+<h2>一、总体要求</h2>
+<p>${SHORT_BODY}</p>
+<h3>（一）强化责任落实</h3>
+<p>${SHORT_BODY}</p>
+<h4>1. 主要负责人职责</h4>
+<p>主要负责人是本地区、本部门安全生产第一责任人，对安全生产工作负全面领导责任。</p>
+<p>2. 分管负责人对分管领域安全生产工作负直接领导责任，要定期深入一线检查指导。</p>
+<p>（二）深化隐患排查。${SHORT_BODY}</p>
+<h2>二、保障措施</h2>
+<p>（1）深基坑、高支模、起重机械等危大工程必须编制专项施工方案。</p>
+<p>（2）施工现场要配备专职安全生产管理人员。</p>
+</body></html>`;
+
+describe.skipIf(missing("chromium"))("pdf: a Chinese notice's headings set apart by their typeface (Chromium)", () => {
+  let doc: DraftDocument;
+  beforeAll(async () => {
+    doc = await parsePdf(await chromiumPdf(FACED));
+  }, 120_000);
+
+  it("reads 一、 in a sans and （一） in another face, both regular in the body's size, as headings ranked by their numbers", () => {
+    const titles = doc.elements.filter((e) => e.type === "Title").map((e) => [e.text, e.headingLevel]);
+    expect(titles).toEqual([
+      ["关于进一步加强城市安全生产工作的通知", 1],
+      ["一、总体要求", 2],
+      ["（一）强化责任落实", 3],
+      ["1. 主要负责人职责", 4],
+      ["二、保障措施", 2],
+    ]);
+  });
+
+  it("keeps each heading off the paragraph under it, and numbered paragraphs in the body's face items", () => {
+    expect(doc.elements.filter((e) => e.text === SHORT_BODY).map((e) => e.type)).toEqual(["NarrativeText", "NarrativeText"]);
+    for (const item of ["2. 分管负责人", "（二）深化隐患排查。", "（1）深基坑", "（2）施工现场"]) expect(holding(doc, item).map((e) => e.type)).toEqual(["ListItem"]);
+  });
+});
+
+describe.skipIf(missing("soffice"))("pdf: a Chinese notice's headings set apart by their typeface (LibreOffice)", () => {
+  it("reads the sans 一、 headings as headings over the serif body, the serif numbered paragraphs as items", async () => {
+    const doc = await parsePdf(await sofficePdf(FACED));
+    const level = (text: string): (number | undefined)[] => holding(doc, text).map((e) => (e.type === "Title" ? e.headingLevel : undefined));
+    const [first] = level("一、总体要求");
+    expect(first).toBeGreaterThan(1);
+    expect(level("二、保障措施")).toEqual([first]);
+    expect(level("1. 主要负责人职责")[0]).toBeGreaterThan(first!);
+    const at = doc.elements.findIndex((e) => e.text === "一、总体要求");
+    expect([doc.elements[at + 1]?.type, doc.elements[at + 1]?.text]).toEqual(["NarrativeText", SHORT_BODY]);
+    for (const item of ["2. 分管负责人", "（1）深基坑", "（2）施工现场"]) expect(holding(doc, item).map((e) => e.type)).toEqual(["ListItem"]);
+  }, 120_000);
+});

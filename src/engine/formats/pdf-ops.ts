@@ -95,6 +95,8 @@ export interface FontInfo {
   glyphless: boolean;
   /** TeX's math extension font (`cmex10`): its glyphs are read by their codes (`mathExtensionText`). */
   mathExtension: boolean;
+  /** The font's name, subset prefix removed (`NotoSansCJKsc-Regular`), when it has one: see {@link TextRun.face}. */
+  face?: string;
 }
 
 interface Glyph {
@@ -399,6 +401,7 @@ export function walkOperators(fnArray: readonly number[], argsArray: readonly un
         math: font.style.math,
         colour: gs.fill,
       };
+      if (font.face) run.face = font.face;
       if (glyphless) run.ocr = true;
       if (inAnnotation > 0) run.annotation = true;
       if (mcid !== undefined) run.mcid = mcid;
@@ -897,8 +900,9 @@ export function fontInfo(obj: unknown): FontInfo {
   const ascent = Number.isFinite(f.ascent) && f.ascent! > 0.5 && f.ascent! <= 1.2 ? f.ascent! : 0.8;
   const descent = Number.isFinite(f.descent) && f.descent! < 0 && f.descent! >= -0.5 ? f.descent! : -0.2;
   const glyphless = GLYPHLESS_FONT.test(f.name ?? "");
+  const face = (f.name ?? "").replace(/^[A-Z]{6}\+/, "") || undefined;
   // Every font's facts in one shape: the glyph loop reads them from any font.
-  return { style, matrix: f.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0], vertical: f.vertical === true, ascent, descent, glyphless, mathExtension: isMathExtension(f.name) };
+  return { style, matrix: f.fontMatrix ?? [0.001, 0, 0, 0.001, 0, 0], vertical: f.vertical === true, ascent, descent, glyphless, mathExtension: isMathExtension(f.name), face };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { countDirection, hasRtl, rtlWins, type DirectionVotes } from "./bidi.js";
+import { chineseNumberRank } from "./heading-numbers.js";
 import { LIST_MARKER } from "./list-marker.js";
 import { codeLike, highlighted, indent, linePitch, prepareListing, proseLike, TWO_BLANK_LINES_EM, twoBlankLines, typewrittenPage, underListing } from "./listings.js";
 import { sequenceItems } from "./numbered-items.js";
@@ -176,6 +177,9 @@ export function buildBlocks(lines: readonly Line[], options: BlockOptions = {}):
         // The next speaker's turn, once the line above has finished (or broken off) its sentence.
         if (speakers.has(line) && (endsSentence(last) || BROKEN_OFF.test(last.text))) continue;
         if (nextNote(b, line)) continue;
+        // (Short: two characters or more short of the column's edge; a Chinese line's first
+        // word is all of it, unspaced, so `filled` cannot tell.)
+        if (facedHeading(b, line) && columnEnd(sorted, k, last, false) - last.x1 >= 2 * last.fontSize) continue;
         if (!line.mono && (widerSpaced(b, line, tight, below(k), () => filled(k, last, line, votes !== undefined && rtlWins(votes.get(b)!))) || verse.after.get(line) === last || startsParagraph(b, line, votes !== undefined && rtlWins(votes.get(b)!), (rtl, near) => columnEnd(sorted, k, last, rtl, near), verse.lines.get(line) === last))) continue;
         if (skips(k, last)) continue;
         best = b;
@@ -233,6 +237,9 @@ export function finishBlock(b: Block): void {
   let fontSize = b.fontSize;
   let best = -1;
   for (const [size, n] of sizes) if (n > best) [fontSize, best] = [size, n];
+  const face = mainFace(b.lines);
+  if (face) b.face = face;
+  else delete b.face;
   b.text = text;
   b.fontSize = fontSize;
   b.bold = bold;
@@ -248,6 +255,29 @@ export function finishBlock(b: Block): void {
       b.markerX = first.x0;
     }
   }
+}
+
+/**
+ * Whether block `b` is a Chinese numbered heading in a face of its own over `line` (a
+ * notice's 黑体 `一、总体要求` over its 仿宋 paragraph, one size, neither bold): its
+ * lines open with a heading number and its last line's face is not `line`'s. Cut there
+ * when that last line stopped short (the caller's test), as a heading does.
+ */
+function facedHeading(b: Block, line: Line): boolean {
+  const last = b.lines[b.lines.length - 1]!;
+  if (chineseNumberRank(b.lines[0]!.text) === 0) return false;
+  const [above, under] = [mainFace([last]), mainFace([line])];
+  return above !== undefined && under !== undefined && above !== under;
+}
+
+/** The face most of the lines' characters are set in (spaces aside), when the runs know theirs. */
+function mainFace(lines: readonly Line[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const l of lines) for (const r of l.runs) if (r.face) counts.set(r.face, (counts.get(r.face) ?? 0) + r.text.replace(/\s+/g, "").length);
+  let face: string | undefined;
+  let best = 0;
+  for (const [f, n] of counts) if (n > best) [face, best] = [f, n];
+  return face;
 }
 
 /**

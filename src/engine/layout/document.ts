@@ -103,6 +103,7 @@ export function finishDocument(pages: readonly PageLayout[], outline: readonly O
 /** Titles: larger or bold short blocks, levels by style rank; the outline overrides. */
 function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEntry[]): void {
   const body = bodySize(pages);
+  const face = bodyFace(pages);
   // Style rank: bigger first, then bold before regular.
   const styleKey = (b: Block): string => `${b.fontSize}|${b.bold ? 1 : 0}`;
   // Title key → the levels and pages the outline gives it. Matching on the entry's own
@@ -163,7 +164,12 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
       const larger = body > 0 && b.fontSize >= body * 1.12;
       const boldShort = b.bold && text.length <= (cjk ? 40 : 100) && !/[.。]$/.test(text);
       const numbered = NUMBERED_HEADING.test(text) && (b.bold || larger);
-      if (larger || boldShort || numbered) candidates.push(b);
+      // A Chinese notice's headings are set in the body's size and weight, in a typeface
+      // of their own (黑体 一、, 楷体 （一） over 仿宋 text): a numbered line or two, in
+      // another face than the body's, that ends in no colon (an item leading into what
+      // follows) and stands alone (its sentence, if it has one, is all of it).
+      const faced = face !== undefined && b.face !== undefined && b.face !== face && lineCount(b) <= 2 && chineseNumberRank(text) > 0 && !/[:：]$/.test(text);
+      if (larger || boldShort || numbered || faced) candidates.push(b);
     }
   }
   // Headings of one style rank by their Chinese numbers (`一、` over `（一）`: a notice
@@ -174,10 +180,16 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
     if (n > 0) outermost.set(styleKey(b), Math.min(outermost.get(styleKey(b)) ?? n, n));
   }
   const levelKey = (b: Block): string => `${styleKey(b)}|${chineseNumberRank(b.text) || (outermost.get(styleKey(b)) ?? 0)}`;
+  // Bigger first; at one size, numbered headings by their numbers whatever their weight
+  // (a notice's bold 仿宋 1. is under its regular 黑体 一、), after the bold unnumbered
+  // ones and before the regular unnumbered ones (bold over regular, as before).
+  const order = (key: string): number[] => {
+    const [size, bold, n] = key.split("|").map(Number) as [number, number, number];
+    return [-size, n > 0 ? 1 : bold ? 0 : 2, n, -bold];
+  };
   const styles = [...new Set(candidates.map(levelKey))].sort((a, b) => {
-    const [sa, ba, na] = a.split("|").map(Number) as [number, number, number];
-    const [sb, bb, nb] = b.split("|").map(Number) as [number, number, number];
-    return sb - sa || bb - ba || na - nb;
+    const [oa, ob] = [order(a), order(b)];
+    return oa[0]! - ob[0]! || oa[1]! - ob[1]! || oa[2]! - ob[2]! || oa[3]! - ob[3]!;
   });
   // Outline headings' styles, ranked like `styles`, with their levels.
   const rank = (key: string): [number, number] => key.split("|").map(Number) as [number, number];
@@ -202,6 +214,19 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
     }
     b.headingLevel = Math.min(level, 9);
   }
+}
+
+/**
+ * The face the body is set in: the one most characters of the document's text blocks
+ * are set in, when the format knows faces (and undefined when it does not).
+ */
+function bodyFace(pages: readonly PageLayout[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const p of pages) for (const b of p.blocks) if ((b.kind === "text" || b.kind === "list") && b.face) counts.set(b.face, (counts.get(b.face) ?? 0) + b.text.length);
+  let face: string | undefined;
+  let best = 0;
+  for (const [f, n] of counts) if (n > best) [face, best] = [f, n];
+  return face;
 }
 
 /** A word that joins a cover page's parties: no heading. */

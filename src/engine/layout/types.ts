@@ -41,6 +41,12 @@ export interface TextRun extends Rect {
   angle: number;
   /** Per-glyph positions when asked for (char_details); absent otherwise. */
   chars?: RunChar[];
+  /**
+   * The font's name when the format knows it (a PDF font's, subset prefix removed:
+   * `NotoSansCJKsc-Regular`): a Chinese notice tells its headings from its body by the
+   * typeface alone (黑体 and 楷体 headings over 仿宋 text, one size, none bold).
+   */
+  face?: string;
   /** Fill colour (`#rrggbb`) when the format knows it: a list bullet drawn as a shape has its text's colour. */
   colour?: string;
   /** Read by an OCR engine: this engine's OCR of a scan, or a PDF's OCR text layer. */
@@ -135,6 +141,8 @@ export interface Block extends Rect {
   textX?: number;
   /** List item: where its marker starts (a Chinese list's items all start at one place: classify.ts). */
   markerX?: number;
+  /** The face most of its characters are set in ({@link TextRun.face}), when the format knows it; kept across threads. */
+  face?: string;
   /** A hyphen at a line's end is the word's own (the writer does not hyphenate): keep it. */
   keepHyphens?: boolean;
   /** A form's row or a key and its value (a line with `valueX`): no heading, however bold. */
