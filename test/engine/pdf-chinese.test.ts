@@ -167,7 +167,7 @@ describe.skipIf(missing("soffice"))("pdf: a Chinese contract's signature block (
  * 仿宋 (Noto Serif CJK SC). A numbered paragraph in the body's own face stays an item.
  */
 const FACED = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><style>
-@page { size: A4; margin: 37mm 26mm 35mm 28mm; }
+@page { size: A4; margin: 37mm 26mm 35mm 28mm; @bottom-center { content: "第 " counter(page) " 页 共 " counter(pages) " 页"; font-family: "Noto Serif CJK SC"; font-size: 12pt; } }
 body { font-family: "Noto Serif CJK SC", serif; font-size: 16pt; line-height: 28pt; }
 h1 { font-size: 22pt; line-height: 1.4; text-align: center; font-weight: bold; margin: 20pt 0; }
 h2, h3, h4 { font-size: 16pt; font-weight: normal; margin: 0; text-indent: 2em; }
@@ -213,6 +213,13 @@ describe.skipIf(missing("chromium"))("pdf: a Chinese notice's headings set apart
     expect(doc.elements.filter((e) => e.text === SHORT_BODY).map((e) => e.type)).toEqual(["NarrativeText", "NarrativeText"]);
     for (const item of ["2. 分管负责人", "（二）深化隐患排查。", "（1）深基坑", "（2）施工现场"]) expect(holding(doc, item).map((e) => e.type)).toEqual(["ListItem"]);
   });
+
+  it("keeps the spaces of the footer's 第 1 页 共 2 页, the one between 页 and 共 too", () => {
+    const pages = Math.max(...doc.elements.map((e) => e.page));
+    expect(pages).toBeGreaterThan(1);
+    const footers = doc.elements.filter((e) => e.text.startsWith("第 ")).map((e) => [e.type, e.text]);
+    expect(footers).toEqual(Array.from({ length: pages }, (_, i) => ["PageNumber", `第 ${i + 1} 页 共 ${pages} 页`]));
+  });
 });
 
 describe.skipIf(missing("soffice"))("pdf: a Chinese notice's headings set apart by their typeface (LibreOffice)", () => {
@@ -228,3 +235,4 @@ describe.skipIf(missing("soffice"))("pdf: a Chinese notice's headings set apart 
     for (const item of ["2. 分管负责人", "（1）深基坑", "（2）施工现场"]) expect(holding(doc, item).map((e) => e.type)).toEqual(["ListItem"]);
   }, 120_000);
 });
+

@@ -4,7 +4,7 @@ import { clauseNumber, countsOn, hangsFromMarker, keyValue, labelEnd, labelledVa
 import { seatDropCaps } from "./drop-caps.js";
 import { columnGutters, type NoteSide } from "./gutters.js";
 import { FIGURE, type Line, type TextRun } from "./types.js";
-import { letterSpacing, monoSpaces, narrowestCjkGap, needsSpace } from "./word-spaces.js";
+import { cjkWordSpace, letterSpacing, monoSpaces, narrowestCjkGap, needsSpace } from "./word-spaces.js";
 
 /** Tuning for {@link buildLines}. */
 export interface LineOptions {
@@ -503,8 +503,9 @@ export function makeLine(runs: TextRun[]): Line {
   let prev: TextRun | undefined;
   const cjkGap = bidi ? Infinity : narrowestCjkGap(runs);
   const tracking = bidi ? Infinity : letterSpacing(runs);
+  const cjkSpace = cjkGap === Infinity ? cjkWordSpace(runs) : NaN;
   for (const r of runs) {
-    if (prev && !bidi && needsSpace(prev, r, text, cjkGap, tracking)) {
+    if (prev && !bidi && needsSpace(prev, r, text, cjkGap, tracking, cjkSpace)) {
       const gap = prev.mono && r.mono ? monoSpaces(prev, r) : " ";
       text += gap;
       plain += gap;

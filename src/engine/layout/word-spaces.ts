@@ -45,6 +45,26 @@ export function narrowestCjkGap(runs: readonly TextRun[]): number {
 }
 
 /**
+ * The width (font sizes) of the word spaces a line sets beside its Chinese or Japanese
+ * characters, or NaN when it shows none: two gaps or more of 0.18–0.6 em, within 0.05 em
+ * of each other, between a CJK character and a letter or digit (`第 1 页 共 5 页`, whose
+ * spaces Chromium draws as gaps). A gap that wide between two CJK runs is then a space
+ * too, though it is the line's only one (`页 共`).
+ */
+export function cjkWordSpace(runs: readonly TextRun[]): number {
+  const gaps: number[] = [];
+  for (let i = 1; i < runs.length; i++) {
+    const [p, r] = [runs[i - 1]!, runs[i]!];
+    const [a, b] = [p.text.at(-1) ?? "", r.text[0] ?? ""];
+    if (isSolidCjk(a) === isSolidCjk(b) || !/[\p{L}\p{Nd}]/u.test(a) || !/[\p{L}\p{Nd}]/u.test(b)) continue;
+    const gap = (r.x0 - p.x1) / Math.min(p.fontSize, r.fontSize);
+    if (gap >= 0.18 && gap <= 0.6) gaps.push(gap);
+  }
+  if (gaps.length < 2 || Math.max(...gaps) - Math.min(...gaps) > 0.05) return NaN;
+  return gaps.reduce((x, y) => x + y, 0) / gaps.length;
+}
+
+/**
  * Whether a run of two characters or more is set solid, no wider than its characters' ems
  * (not tracked, not justified): a gap of 0.3 em beside it, the only one on its line, is
  * no spacing of the text's own but a break between two pieces (a contract's 甲方 and 乙方
@@ -103,17 +123,25 @@ export function letterSpacing(runs: readonly TextRun[]): number {
  * Japanese characters a gap is spacing, not a word break, unless wider than 0.6 em or a
  * space's width (a CJK font's is 0.22 em) wider than the line's narrowest such gap
  * (`2023年度 研究開発`, set glyph by glyph), or, the line's only such gap, 0.3 em between
- * two runs set solid. Korean spaces its words like Latin. On a
+ * two runs set solid or as wide as the line's spaces beside CJK (`cjkSpace`, see
+ * {@link cjkWordSpace}). Korean spaces its words like Latin. On a
  * letter-spaced line (`tracking`, see {@link letterSpacing}) two single glyphs are one
  * word unless 0.2 em (a narrow space) further apart than the tracking: `CHAPTER SEVEN`.
  */
-export function needsSpace(prev: TextRun, next: TextRun, textSoFar: string, cjkGap = Infinity, tracking = Infinity): boolean {
+export function needsSpace(prev: TextRun, next: TextRun, textSoFar: string, cjkGap = Infinity, tracking = Infinity, cjkSpace = NaN): boolean {
   if (textSoFar.endsWith(" ") || next.text.startsWith(" ") || prev.dropCap) return false;
   const gap = next.x0 - prev.x1;
   const em = Math.min(prev.fontSize, next.fontSize);
   const a = textSoFar.at(-1) ?? "";
   const b = next.text[0] ?? "";
-  if (isSolidCjk(a) && isSolidCjk(b)) return gap > 0.6 * em || (gap >= 0.18 * em && gap / em >= cjkGap + 0.15) || (cjkGap === Infinity && gap >= 0.3 * em && setSolid(prev) && setSolid(next));
+  if (isSolidCjk(a) && isSolidCjk(b)) {
+    return (
+      gap > 0.6 * em ||
+      (gap >= 0.18 * em && gap / em >= cjkGap + 0.15) ||
+      (cjkGap === Infinity && gap >= 0.3 * em && setSolid(prev) && setSolid(next)) ||
+      (cjkGap === Infinity && gap >= 0.18 * em && Math.abs(gap / em - cjkSpace) <= 0.05)
+    );
+  }
   if (tracking !== Infinity && oneGlyph(prev) && oneGlyph(next) && gap <= tracking + 0.2 * Math.max(prev.fontSize, next.fontSize)) return false;
   // A note's raised mark opening its line (`¹Minutes of each meeting`) is a word of its own.
   if (textSoFar === prev.text && NOTE_MARK.test(prev.text) && NOTE_OPENS.test(b) && prev.fontSize <= 0.85 * next.fontSize && prev.y1 <= next.y1 - 0.2 * next.fontSize) return true;

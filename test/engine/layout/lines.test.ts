@@ -435,6 +435,23 @@ describe("buildLines: word spaces by script", () => {
     expect(buildLines([run("年度", 10, 100, { x1: 30 }), run("研究", 32.5, 100, { x1: 52.5 })])[0]!.text).toBe("年度研究");
   });
 
+  it("reads the one gap between two Chinese runs as a space when the line's spaces beside its digits are as wide (a footer's 第 1 页 共 5 页)", () => {
+    // A glyph a run, Chinese 1 em and digits 0.47 em wide, every gap `gap` em.
+    const footer = (gap: number, between: number) => {
+      let x = 10;
+      return [..."第1页共5页"].map((ch, i) => {
+        const w = /\d/.test(ch) ? 4.7 : 10;
+        const r = run(ch, x, 100, { x1: x + w });
+        x += w + 10 * (i === 2 ? between : gap);
+        return r;
+      });
+    };
+    expect(buildLines(footer(0.256, 0.256))[0]!.text).toBe("第 1 页 共 5 页");
+    // Spaced beside the digits only (the writer's own CJK–Latin spacing): 页共 touch.
+    expect(buildLines(footer(0.25, 0))[0]!.text).toBe("第 1 页共 5 页");
+    expect(buildLines(footer(0.25, 0.1))[0]!.text).toBe("第 1 页共 5 页");
+  });
+
   it("reads a letter-spaced line set a glyph a run as words: only a space's width more than the tracking parts them (Chromium, LibreOffice)", () => {
     // letter-spacing: 0.15 em; a word space is a space (0.32 em) and the tracking twice.
     expect(buildLines(glyphs("THREECHAPTER", { 0: 0.15, 1: 0.15, 2: 0.15, 3: 0.15, 4: 0.62, 5: 0.15, 6: 0.15, 7: 0.15, 8: 0.15, 9: 0.15, 10: 0.15 }))[0]!.text).toBe("THREE CHAPTER");
