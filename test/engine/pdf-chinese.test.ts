@@ -236,3 +236,31 @@ describe.skipIf(missing("soffice"))("pdf: a Chinese notice's headings set apart 
   }, 120_000);
 });
 
+/** A notice's close: its attachments listed after `附件：`, the items after the first set under its `1.`. */
+const ATTACHMENTS = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><style>
+@page { size: A4; margin: 37mm 26mm 35mm 28mm; }
+body { font-family: "Noto Serif CJK SC", serif; font-size: 16pt; line-height: 28pt; }
+p { margin: 0; text-indent: 2em; text-align: justify; }
+.att { text-indent: 0; padding-left: 5em; }
+</style></head><body>
+<p>${SHORT_BODY}</p>
+<p>特此通知。</p>
+<p>附件：1. 安全生产责任清单</p>
+<p class="att">2. 隐患排查治理台账</p>
+<p class="att">3. 应急预案备案表</p>
+<p>说明：1. 本通知自印发之日起施行。</p>
+<p>${SHORT_BODY}</p>
+</body></html>`;
+
+describe.skipIf(missing("chromium"))("pdf: a Chinese notice's list of attachments (Chromium)", () => {
+  it("reads 附件：1. … as the first item of the list its 2. and 3. go on, at their level; a label before a 1. with no 2. under it stays text", async () => {
+    const doc = await parsePdf(await chromiumPdf(ATTACHMENTS));
+    const items = doc.elements.filter((e) => e.type === "ListItem").map((e) => [e.text, e.listLevel]);
+    expect(items).toEqual([
+      ["附件：1. 安全生产责任清单", 0],
+      ["2. 隐患排查治理台账", 0],
+      ["3. 应急预案备案表", 0],
+    ]);
+    expect(holding(doc, "说明：1. 本通知").map((e) => e.type)).toEqual(["NarrativeText"]);
+  }, 120_000);
+});

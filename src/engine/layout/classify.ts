@@ -4,7 +4,7 @@ import { finishBlock } from "./blocks.js";
 import { chineseNumberRank } from "./heading-numbers.js";
 import { horizontal, offAxis } from "./lines.js";
 import { codeLike, typewrittenPage } from "./listings.js";
-import type { Block, BlockChar, InlineSpan, Line, Rect, TextRun } from "./types.js";
+import { charWeights, type Block, type BlockChar, type InlineSpan, type Line, type Rect, type TextRun } from "./types.js";
 import { FIGURE_CAPTION, TABLE_CAPTION } from "./captions.js";
 
 export { FIGURE_CAPTION, TABLE_CAPTION };
@@ -75,7 +75,55 @@ export function classifyBlocks(blocks: Block[]): void {
     else if (TABLE_CAPTION.test(text)) b.kind = "table-caption";
   }
   joinFormulaPieces(blocks);
+  labelledFirstItems(blocks);
   assignListLevels(blocks);
+}
+
+/** A label and its colon before a list's first item, opening a line: `附件：1. 安全生产责任清单`. */
+const LABELLED_FIRST = /^([^\s:：]{1,10}[:：]\s*)(?:1[.．、]|[（(]1[）)])\s*(?=\S)/u;
+/** The second item's number, in either form. */
+const SECOND_ITEM = /^(?:2[.．、]|[（(]2[）)])/u;
+
+/**
+ * A notice's attachments (`附件：1. 安全生产责任清单`, then `2. 隐患排查治理台账` set under
+ * the `1.`) open their list after a label: the first item's line starts with the label,
+ * so no marker starts it, while the second is an item. A text block whose first line is
+ * a label, a colon and item 1, right over an item 2 whose marker stands where the `1`
+ * does (within 0.6 em), is that list's first item, its marker at the `1`.
+ */
+function labelledFirstItems(blocks: readonly Block[]): void {
+  for (const b of blocks) {
+    const first = b.lines[0];
+    const m = b.kind === "text" && first ? LABELLED_FIRST.exec(first.text) : null;
+    if (!m || !first) continue;
+    const markerX = xOfChar(first, m[1]!.length);
+    const em = b.fontSize;
+    if (markerX === undefined) continue;
+    const second = blocks.find((n) => n.kind === "list" && SECOND_ITEM.test(n.text) && n.y0 >= b.y1 - 1 && n.y0 - b.y1 <= 1.5 * em && Math.abs((n.markerX ?? n.x0) - markerX) <= 0.6 * em);
+    if (!second) continue;
+    b.kind = "list";
+    b.markerX = markerX;
+    b.textX = xOfChar(first, m[0].length) ?? markerX;
+  }
+}
+
+/** Where the character at `index` of a line's text starts: its glyph's box, else its share of its run (by `charWeights`). */
+function xOfChar(line: Line, index: number): number | undefined {
+  let cursor = 0;
+  for (const run of line.runs) {
+    const at = line.text.indexOf(run.text, cursor);
+    if (at < 0) continue;
+    if (index < at) return run.x0;
+    if (index < at + run.text.length) {
+      const k = index - at;
+      if (run.chars && run.chars.length === run.text.length) return run.chars[k]!.x0;
+      const weights = charWeights([...run.text]);
+      const total = weights.reduce((x, y) => x + y, 0) || 1;
+      return run.x0 + ((run.x1 - run.x0) * weights.slice(0, k).reduce((x, y) => x + y, 0)) / total;
+    }
+    cursor = at + run.text.length;
+  }
+  return undefined;
 }
 
 /** An algorithm's step number opening its line: `1: input: A, b`, `12: end for`. */
