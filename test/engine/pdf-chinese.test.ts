@@ -222,6 +222,27 @@ describe.skipIf(missing("chromium"))("pdf: a Chinese notice's headings set apart
   });
 });
 
+/** An English guide to the notice, naming its parts by their Chinese numbered headings: a CJK font is the only one its Chinese is set in. */
+const GUIDE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><style>
+body { font-family: "DejaVu Serif", serif; font-size: 12pt; line-height: 1.5; }
+p { margin: 0 0 6pt; }
+.zh { font-family: "Noto Sans CJK SC"; }
+</style></head><body>
+<p>This guide summarises the notice for readers outside China. The notice has two parts, each listed below with its Chinese heading, so that readers can find them in the original text and follow the references the local offices make to them in their own letters.</p>
+<p class="zh">一、总体要求</p>
+<p>The first part sets the general requirements: who is responsible, and how responsibility is passed down from the district governments to each department and on to each post in it.</p>
+<p class="zh">二、保障措施</p>
+<p>The second part sets out how the work is funded and checked, and how the offices report on it each month to the city's safety committee.</p>
+</body></html>`;
+
+describe.skipIf(missing("chromium"))("pdf: Chinese numbered lines in an English document (Chromium)", () => {
+  it("takes no heading from the face alone: the body the face is measured against is the document's Chinese text", async () => {
+    const doc = await parsePdf(await chromiumPdf(GUIDE));
+    expect(holding(doc, "一、总体要求").map((e) => e.type)).toEqual(["ListItem"]);
+    expect(holding(doc, "二、保障措施").map((e) => e.type)).toEqual(["ListItem"]);
+  }, 120_000);
+});
+
 describe.skipIf(missing("soffice"))("pdf: a Chinese notice's headings set apart by their typeface (LibreOffice)", () => {
   it("reads the sans 一、 headings as headings over the serif body, the serif numbered paragraphs as items", async () => {
     const doc = await parsePdf(await sofficePdf(FACED));

@@ -10,7 +10,7 @@ import { markRunning } from "./running.js";
 import { chineseNumberRank } from "./heading-numbers.js";
 import { joinTableHeads } from "./table-heads.js";
 import { joinTableTails } from "./table-tails.js";
-import { isCjk, lineCount, type Block } from "./types.js";
+import { isCjk, isSolidCjk, lineCount, type Block } from "./types.js";
 
 /** One page after page-level layout: blocks already in reading order. */
 export interface PageLayout {
@@ -217,12 +217,21 @@ function markHeadings(pages: readonly PageLayout[], outline: readonly OutlineEnt
 }
 
 /**
- * The face the body is set in: the one most characters of the document's text blocks
- * are set in, when the format knows faces (and undefined when it does not).
+ * The face the Chinese body is set in: the one most characters of the document's text
+ * blocks of Chinese or Japanese (half their characters or more) are set in, when the
+ * format knows faces (undefined when it does not). Only Chinese text counts: a
+ * document mostly in English sets its Chinese words in another font than its body.
  */
 function bodyFace(pages: readonly PageLayout[]): string | undefined {
   const counts = new Map<string, number>();
-  for (const p of pages) for (const b of p.blocks) if ((b.kind === "text" || b.kind === "list") && b.face) counts.set(b.face, (counts.get(b.face) ?? 0) + b.text.length);
+  for (const p of pages) {
+    for (const b of p.blocks) {
+      if ((b.kind !== "text" && b.kind !== "list") || !b.face) continue;
+      let cjk = 0;
+      for (const ch of b.text) if (isSolidCjk(ch)) cjk++;
+      if (2 * cjk >= b.text.length) counts.set(b.face, (counts.get(b.face) ?? 0) + b.text.length);
+    }
+  }
   let face: string | undefined;
   let best = 0;
   for (const [f, n] of counts) if (n > best) [face, best] = [f, n];
