@@ -285,3 +285,31 @@ describe.skipIf(missing("chromium"))("pdf: a Chinese notice's list of attachment
     expect(holding(doc, "说明：1. 本通知").map((e) => e.type)).toEqual(["NarrativeText"]);
   }, 120_000);
 });
+
+/** A short last page: a paragraph, and references whose second lines are mostly figures and Latin; the signature's date right-aligned under the office. */
+const REFERENCES = [
+  "[1] 国务院安全生产委员会. 安全生产治本攻坚三年行动方案[R]. 北京, 2024.",
+  "[2] 应急管理部. 企业安全生产标准化基本规范[S]. 北京: 中国标准出版社, 2016.",
+  "[3] 张三, 李四. 城市安全风险评估方法研究[J]. 安全与环境学报, 2023, 23(4): 1-8.",
+];
+const REFERENCES_PAGE = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><style>
+@page { size: A4; margin: 37mm 26mm 35mm 28mm; }
+body { font-family: "Noto Serif CJK SC", serif; font-size: 16pt; line-height: 28pt; }
+p { margin: 0; text-indent: 2em; text-align: justify; }
+.ref { text-indent: 0; }
+.sign { text-align: right; padding-right: 2em; }
+</style></head><body>
+<p>${SHORT_BODY}</p>
+<p style="text-indent:0">参考文献</p>
+${REFERENCES.map((r) => `<p class="ref">${r}</p>`).join("\n")}
+<p class="sign" style="margin-top:28pt">某某市人民政府办公厅</p>
+<p class="sign">2024年3月15日</p>
+</body></html>`;
+
+describe.skipIf(missing("chromium"))("pdf: a Chinese reference list on a page too short for its pitch (Chromium)", () => {
+  it("keeps each entry whole though its second line is mostly figures and Latin, and the right-aligned date apart from the office", async () => {
+    const doc = await parsePdf(await chromiumPdf(REFERENCES_PAGE));
+    for (const r of REFERENCES) expect(holding(doc, r.slice(0, 8)).map((e) => e.text)).toEqual([r]);
+    expect(holding(doc, "2024年3月15日").map((e) => e.text)).toEqual(["2024年3月15日"]);
+  }, 120_000);
+});

@@ -57,7 +57,8 @@ export function atPagePitch(last: Line, line: Line, tight: ReadonlyMap<number, n
 }
 
 /**
- * Whether two lines of Chinese or Japanese (half their characters or more) stand within
+ * Whether two lines of Chinese or Japanese (half their characters or more; the lower one
+ * may be mostly figures and Latin when it starts no further right than the upper) stand within
  * two font sizes of each other, top to top: a CJK font's line box is about one em tall,
  * so text set 1.5 or 1.75 lines apart (a government notice's 16 pt on a 28 pt line,
  * Word's 1.5 lines) leaves 0.75 em or more between lines, past a paragraph's usual gap,
@@ -65,7 +66,11 @@ export function atPagePitch(last: Line, line: Line, tight: ReadonlyMap<number, n
  * have been full (`buildBlocks`), and a Chinese paragraph starts at a first-line indent.
  */
 export function cjkSpaced(last: Line, line: Line): boolean {
-  return line.y0 - last.y0 <= 2 * Math.max(last.fontSize, line.fontSize) && mostlyCjk(last.text) && mostlyCjk(line.text);
+  if (line.y0 - last.y0 > 2 * Math.max(last.fontSize, line.fontSize) || !mostlyCjk(last.text)) return false;
+  // A line of figures and Latin words with some Chinese in it (a reference entry's
+  // `[R]. 北京, 2024.`) goes on where it wraps back to where the line above starts, or
+  // left of it; a signature's date, right-aligned under the office's name, does not.
+  return mostlyCjk(line.text) || ([...line.text].some(isSolidCjk) && line.x0 <= last.x0 + 0.5 * line.fontSize);
 }
 
 function mostlyCjk(text: string): boolean {
