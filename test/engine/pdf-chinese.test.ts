@@ -243,6 +243,25 @@ describe.skipIf(missing("chromium"))("pdf: Chinese numbered lines in an English 
   }, 120_000);
 });
 
+/** A notice whose Latin words and figures come from a Latin font first in the list (as Word's ASCII font does): its items name systems. */
+const LATIN_WORDS = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><style>
+@page { size: A4; margin: 37mm 26mm 35mm 28mm; }
+body { font-family: "DejaVu Serif", "Noto Serif CJK SC", serif; font-size: 16pt; line-height: 28pt; }
+p { margin: 0; text-indent: 2em; text-align: justify; }
+</style></head><body>
+<p>${SHORT_BODY}</p>
+<p>本年度信息化建设的重点项目如下：</p>
+<p>（一）ERP and CRM 升级</p>
+<p>${SHORT_BODY}</p>
+</body></html>`;
+
+describe.skipIf(missing("chromium"))("pdf: a Chinese item whose letters are mostly Latin, in a Latin font (Chromium)", () => {
+  it("measures its face by its Chinese characters, the body's: an item, no heading", async () => {
+    const doc = await parsePdf(await chromiumPdf(LATIN_WORDS));
+    expect(holding(doc, "（一）ERP and CRM 升级").map((e) => [e.type, e.text])).toEqual([["ListItem", "（一）ERP and CRM 升级"]]);
+  }, 120_000);
+});
+
 describe.skipIf(missing("soffice"))("pdf: a Chinese notice's headings set apart by their typeface (LibreOffice)", () => {
   it("reads the sans 一、 headings as headings over the serif body, the serif numbered paragraphs as items", async () => {
     const doc = await parsePdf(await sofficePdf(FACED));

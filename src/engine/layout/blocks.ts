@@ -7,7 +7,7 @@ import { BROKEN_OFF, columnEnd, endOf, endsSentence, firstWordWidth, startsParag
 import { speakerLines } from "./speakers.js";
 import { verseLines } from "./verse.js";
 import { atPagePitch, cjkSpaced, setSolid, tightPitch, widerSpaced } from "./spacing.js";
-import { joinsUnspaced, overlap, type Block, type Line } from "./types.js";
+import { isSolidCjk, joinsUnspaced, overlap, type Block, type Line } from "./types.js";
 
 /**
  * A line's end that is an abbreviation, no sentence's end (`Hoffman v.` / `Red Owl
@@ -270,13 +270,32 @@ function facedHeading(b: Block, line: Line): boolean {
   return above !== undefined && under !== undefined && above !== under;
 }
 
-/** The face most of the lines' characters are set in (spaces aside), when the runs know theirs. */
+/**
+ * The face most of the lines' Chinese and Japanese characters are set in, else most of
+ * their characters (spaces aside), when the runs know theirs. Chinese text counts first:
+ * a writer sets its Latin words and figures in a Latin font of their own (Word's ASCII
+ * font, a browser's font list), so `（一）ERP and CRM 升级` in the body's style is in the
+ * body's Chinese face though most of its letters are in another.
+ */
 function mainFace(lines: readonly Line[]): string | undefined {
-  const counts = new Map<string, number>();
-  for (const l of lines) for (const r of l.runs) if (r.face) counts.set(r.face, (counts.get(r.face) ?? 0) + r.text.replace(/\s+/g, "").length);
+  const cjk = new Map<string, number>();
+  const all = new Map<string, number>();
+  for (const l of lines) {
+    for (const r of l.runs) {
+      if (!r.face) continue;
+      let n = 0;
+      let m = 0;
+      for (const ch of r.text) {
+        if (isSolidCjk(ch)) n++;
+        else if (ch.trim()) m++;
+      }
+      if (n) cjk.set(r.face, (cjk.get(r.face) ?? 0) + n);
+      all.set(r.face, (all.get(r.face) ?? 0) + n + m);
+    }
+  }
   let face: string | undefined;
   let best = 0;
-  for (const [f, n] of counts) if (n > best) [face, best] = [f, n];
+  for (const [f, n] of cjk.size ? cjk : all) if (n > best) [face, best] = [f, n];
   return face;
 }
 

@@ -141,7 +141,7 @@ export interface Block extends Rect {
   textX?: number;
   /** List item: where its marker starts (a Chinese list's items all start at one place: classify.ts). */
   markerX?: number;
-  /** The face most of its characters are set in ({@link TextRun.face}), when the format knows it; kept across threads. */
+  /** The face most of its Chinese and Japanese characters, else of all its characters, are set in ({@link TextRun.face}), when the format knows it; kept across threads. */
   face?: string;
   /** A hyphen at a line's end is the word's own (the writer does not hyphenate): keep it. */
   keepHyphens?: boolean;
