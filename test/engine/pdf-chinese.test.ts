@@ -252,6 +252,7 @@ p { margin: 0; text-indent: 2em; text-align: justify; }
 <p>${SHORT_BODY}</p>
 <p>本年度信息化建设的重点项目如下：</p>
 <p>（一）ERP and CRM 升级</p>
+<p>（二）OA 系统迁移</p>
 <p>${SHORT_BODY}</p>
 </body></html>`;
 
@@ -259,6 +260,12 @@ describe.skipIf(missing("chromium"))("pdf: a Chinese item whose letters are most
   it("measures its face by its Chinese characters, the body's: an item, no heading", async () => {
     const doc = await parsePdf(await chromiumPdf(LATIN_WORDS));
     expect(holding(doc, "（一）ERP and CRM 升级").map((e) => [e.type, e.text])).toEqual([["ListItem", "（一）ERP and CRM 升级"]]);
+  }, 120_000);
+
+  it("ends a numbered item at its short line: the paragraph under it, set in at the item's own start, is whole", async () => {
+    const doc = await parsePdf(await chromiumPdf(LATIN_WORDS));
+    expect(holding(doc, "（二）OA 系统迁移").map((e) => [e.type, e.text])).toEqual([["ListItem", "（二）OA 系统迁移"]]);
+    expect(doc.elements.filter((e) => e.text === SHORT_BODY).map((e) => e.type)).toEqual(["NarrativeText", "NarrativeText"]);
   }, 120_000);
 });
 

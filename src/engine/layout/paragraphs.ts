@@ -1,4 +1,5 @@
 import { isCaption } from "./captions.js";
+import { chineseNumberRank } from "./heading-numbers.js";
 import { LIST_MARKER } from "./list-marker.js";
 import { BARE_NUMBER } from "./numbered-items.js";
 import { overlap, type Block, type Line } from "./types.js";
@@ -68,6 +69,10 @@ export function startsParagraph(b: Block, line: Line, rtl = false, columnEnd?: (
       const full = columnEnd !== undefined && endOf(last, rtl) >= columnEnd(rtl) - fs;
       return !(full && PARAGRAPH_NUMBER.test(first.text) && (!endsSentence(last) || /^\p{Ll}/u.test(line.text)));
     }
+    // A Chinese numbered paragraph fills every line but its last: under a line stopped two
+    // characters or more short of the column's edge, a line at the item's own start is the
+    // next paragraph, its first line set in as the item's was (`（二）OA 系统迁移` over `各区…`).
+    if (!rtl && columnEnd !== undefined && chineseNumberRank(first.text) > 0 && Math.abs(start - startOf(first, rtl)) <= 0.5 * fs && endOf(last, rtl) < columnEnd(rtl) - 2 * fs) return true;
     if (tabbed !== true || start >= startOf(words, rtl) - fs) return false;
     // An item whose lines wrap back to the margin has them run on from an open sentence.
     if (endsSentence(last)) return true;
