@@ -40,12 +40,30 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /**
+ * Lets the event loop run its timers before a request is sent. undici drops a kept-alive
+ * socket when its own keep-alive timer fires (the server's `Keep-Alive: timeout=N` less
+ * a 2 s margin, so before node's server closes it at N + 1 s), but that timer cannot fire
+ * while the caller holds the event loop: after a many-MB result, JSON.parse and the
+ * schema check (and whatever the caller does with it) may run for longer than the
+ * server's keep-alive, and a request sent in the same turn goes out on a socket the
+ * server has closed or is about to close: ECONNRESET/EPIPE with no answer. A retry
+ * cannot cover that for job creation, which is never resubmitted blindly, so the
+ * race is prevented instead. `setImmediate` would not do: it runs before the next turn's
+ * timers. The cost is one loop turn (about a millisecond) per attempt.
+ */
+function settleSockets(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
  * Sends one request and hands the response to `handle` (which reads the body) under a
  * single time limit; maps transport failures to DocParseErrors. Messages name the host
  * only: no path, query or header, so credentials cannot leak through them.
  */
 export async function attempt<T>(req: AttemptRequest, handle: (res: Dispatcher.ResponseData) => Promise<T>): Promise<T> {
   const { signal } = req;
+  if (signal?.aborted) throw abortError(signal);
+  await settleSockets();
   if (signal?.aborted) throw abortError(signal);
   const timer = new AbortController();
   const timeout = setTimeout(
