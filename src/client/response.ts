@@ -1,7 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { DocParseError, LocalErrorCode, isRetryableCode } from "../errors.js";
-import { EnvelopeSchema, REQUEST_ID_HEADER, describeCode, formatIssues } from "../wire/index.js";
+import { ERROR_HEADER, EnvelopeSchema, REQUEST_ID_HEADER, describeCode, formatIssues } from "../wire/index.js";
 
 /** HTTP statuses that mean "try again later" when the body carries no code. */
 export const RETRYABLE_HTTP = new Set([429, 502, 503, 504]);
@@ -11,6 +11,8 @@ export interface ResponseContext {
   httpStatus: number;
   requestId?: string;
   retryAfterSeconds?: number;
+  /** docparse-rag's local service: the engine code behind the answer's code (`x-docparse-error`). */
+  errorName?: string;
 }
 
 /** Masks credentials wherever a server might have echoed them. */
@@ -43,6 +45,8 @@ export function responseContext(res: Pick<Dispatcher.ResponseData, "statusCode" 
   if (requestId) ctx.requestId = requestId;
   const retryAfter = parseRetryAfter(firstHeader(res.headers, "retry-after"));
   if (retryAfter !== undefined) ctx.retryAfterSeconds = retryAfter;
+  const errorName = firstHeader(res.headers, ERROR_HEADER);
+  if (errorName) ctx.errorName = errorName;
   return ctx;
 }
 
@@ -104,8 +108,20 @@ export function interpretEnvelope(text: string, ctx: ResponseContext, redact: Re
     ...ctx,
     location: data ?? undefined,
     // Unknown codes behind a gateway status are still worth retrying.
-    isRetryable: isRetryableCode(code) || (!isKnownCode(code) && RETRYABLE_HTTP.has(ctx.httpStatus)),
+    isRetryable: !markedDeterministic(code, ctx) && (isRetryableCode(code) || (!isKnownCode(code) && RETRYABLE_HTTP.has(ctx.httpStatus))),
   });
+}
+
+/**
+ * Whether a failure with a retryable code is one the service marked as deterministic.
+ * docparse-rag's local service answers an engine timeout with the contract's 500 (it has
+ * no timeout code) plus `x-docparse-error: DOCPARSE_TIMEOUT`: the same document hits the
+ * same limit again, and retrying would cost the service 1 + maxRetries full timeouts of
+ * a parse slot per hostile PDF. Only that pair is exempt: the hosted service's plain 500s
+ * (and a 500 with any other marker) stay retryable.
+ */
+function markedDeterministic(code: number, ctx: ResponseContext): boolean {
+  return code === 500 && ctx.errorName === LocalErrorCode.Timeout;
 }
 
 function isKnownCode(code: number): boolean {

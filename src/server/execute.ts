@@ -18,6 +18,8 @@ export interface ServiceFailure {
   data?: unknown;
   /** True when the cause is ours (a bug, a missing dependency): logged, never shown. */
   internal: boolean;
+  /** The engine's `DOCPARSE_*` code behind `code`, sent as `x-docparse-error` (see ERROR_HEADER). */
+  errorName?: string;
 }
 
 /**
@@ -65,15 +67,25 @@ export async function executeParse(parser: Parser, req: ParseRequest, options: E
 }
 
 const LOCAL_TO_SERVICE: Partial<Record<string, number>> = {
-  // The contract has no timeout code; 500 is retryable, as a parse that ran out of time
-  // on a busy service may not the next time. Its message says so: a hostile PDF's
-  // timeout is not an internal error.
+  // The contract has no timeout code, so an engine timeout answers 500 with the engine's
+  // message (a hostile PDF's timeout is not an internal error) and `x-docparse-error:
+  // DOCPARSE_TIMEOUT`, which tells our client not to retry it (see MARKED below).
   [LocalErrorCode.Timeout]: 500,
   [LocalErrorCode.InvalidOption]: 40004,
   [LocalErrorCode.Unsupported]: 40425,
   [LocalErrorCode.LimitExceeded]: 40004,
   [LocalErrorCode.ForbiddenAddress]: 40400,
 };
+
+/**
+ * Local codes whose contract code is retryable although the failure is not transient,
+ * marked so the client can tell. A timeout is the engine's own limit on one document
+ * (`limits.timeoutMs`): the same PDF runs out of time again, and each retry holds one
+ * of the `concurrency` parse slots for the whole limit, so one hostile PDF would cost
+ * 1 + maxRetries full timeouts. A timeout that was only contention (a busy machine) is
+ * retried by a caller who knows so; the service's plain 500s stay retryable.
+ */
+const MARKED: ReadonlySet<string> = new Set([LocalErrorCode.Timeout]);
 
 /** Maps any failure to what the service answers; internal causes get a generic message. */
 export function toServiceFailure(error: unknown): ServiceFailure {
@@ -88,7 +100,7 @@ export function toServiceFailure(error: unknown): ServiceFailure {
       };
     }
     const mapped = LOCAL_TO_SERVICE[error.code];
-    if (mapped !== undefined) return { code: mapped, message: error.message, internal: false };
+    if (mapped !== undefined) return { code: mapped, message: error.message, internal: false, ...(MARKED.has(error.code) ? { errorName: error.code } : {}) };
   }
   return { code: 500, message: "Internal server error", internal: true };
 }

@@ -16,6 +16,8 @@ export interface JobRecord {
   /** Set when failed: the service code and message. */
   errorCode?: number;
   message?: string;
+  /** Set when failed with an engine code behind `errorCode` (sent as `x-docparse-error`). */
+  errorName?: string;
   readonly webhook?: string;
 }
 
@@ -65,11 +67,12 @@ export class JobStore {
     job.finishedAt = Date.now();
   }
 
-  fail(job: JobRecord, code: number, message: string): void {
+  fail(job: JobRecord, code: number, message: string, errorName?: string): void {
     if (job.status === "completed" || job.status === "failed") return;
     job.status = "failed";
     job.errorCode = code;
     job.message = message;
+    if (errorName !== undefined) job.errorName = errorName;
     job.finishedAt = Date.now();
   }
 

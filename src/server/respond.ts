@@ -1,12 +1,18 @@
 import type { ServerResponse } from "node:http";
-import { REQUEST_ID_HEADER, describeCode } from "../wire/index.js";
+import { ERROR_HEADER, REQUEST_ID_HEADER, describeCode } from "../wire/index.js";
 
 /** Writes the contract's envelope. Business errors use HTTP 200, as the hosted service does. */
 export function sendEnvelope(
   res: ServerResponse,
   code: number,
   data?: unknown,
-  { message, httpStatus = 200, close = false, retryAfterSeconds }: { message?: string; httpStatus?: number; close?: boolean; retryAfterSeconds?: number } = {},
+  {
+    message,
+    httpStatus = 200,
+    close = false,
+    retryAfterSeconds,
+    errorName,
+  }: { message?: string; httpStatus?: number; close?: boolean; retryAfterSeconds?: number; errorName?: string } = {},
 ): void {
   if (res.headersSent || res.destroyed) return;
   const body = JSON.stringify({ code, message: message ?? (code === 200 ? "success" : describeCode(code).meaning), ...(data === undefined ? {} : { data }) });
@@ -15,6 +21,7 @@ export function sendEnvelope(
     "content-length": Buffer.byteLength(body),
   };
   if (retryAfterSeconds !== undefined) headers["retry-after"] = String(retryAfterSeconds);
+  if (errorName !== undefined) headers[ERROR_HEADER] = errorName;
   // When we answer before reading an upload, the rest of it cannot be reused: close.
   if (close) headers.connection = "close";
   res.writeHead(httpStatus, headers);

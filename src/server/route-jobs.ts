@@ -32,7 +32,9 @@ export async function handleResult(ctx: ServiceContext, req: IncomingMessage, re
   if (!(await ctx.injectFaults("result", product, req, res))) return;
   const job = ctx.jobs.get(jobId);
   if (!job || job.product !== product) return sendEnvelope(res, 40004, undefined, { message: "Unknown or expired job_id" });
-  if (job.status === "failed") return sendEnvelope(res, job.errorCode ?? 500, undefined, { message: job.message ?? "failed" });
+  if (job.status === "failed") {
+    return sendEnvelope(res, job.errorCode ?? 500, undefined, { message: job.message ?? "failed", ...(job.errorName !== undefined ? { errorName: job.errorName } : {}) });
+  }
   if (job.status !== "completed" || !job.result) return sendEnvelope(res, 40004, undefined, { message: `The job is ${job.status}, not completed` });
   const { partial, ...data } = job.result;
   sendEnvelope(res, partial ? 50207 : 200, data);

@@ -18,6 +18,7 @@ export function sendFailure(ctx: ServiceContext, res: ServerResponse, error: unk
     message: f.message,
     httpStatus: f.code === 500 ? 500 : 200,
     close: error instanceof FormError && error.close,
+    ...(f.errorName !== undefined ? { errorName: f.errorName } : {}),
   });
 }
 
@@ -125,7 +126,7 @@ async function runJob(ctx: ServiceContext, job: JobRecord, parseRequest: ParseRe
   } catch (error) {
     const f = toServiceFailure(error);
     if (f.internal) ctx.options.logger.error?.("job failed", { jobId: job.id, error: error instanceof Error ? error.stack : String(error) });
-    ctx.jobs.fail(job, f.code, f.message);
+    ctx.jobs.fail(job, f.code, f.message, f.errorName);
   }
   notify(ctx, job);
 }

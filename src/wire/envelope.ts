@@ -46,6 +46,14 @@ export type WebhookBody = z.infer<typeof WebhookBodySchema>;
 export const AUTH_HEADERS = { appId: "x-ti-app-id", secretCode: "x-ti-secret-code" } as const;
 /** The request-id header kept on errors. */
 export const REQUEST_ID_HEADER = "x-request-id";
+/**
+ * docparse-rag's own extension, on an error answer of its local service: the engine's
+ * `DOCPARSE_*` code behind the contract's code, when the contract has none of its own
+ * (today only `DOCPARSE_TIMEOUT` behind 500). A header, not a field of the envelope's
+ * `data`: clients of the contract read an error's `data` as its location, and the
+ * envelope stays exactly the contract's. The hosted service never sends it.
+ */
+export const ERROR_HEADER = "x-docparse-error";
 /** docparse-rag's own extension: HMAC-SHA256 of the webhook body, `sha256=<hex>`. */
 export const WEBHOOK_SIGNATURE_HEADER = "x-docparse-signature";
 

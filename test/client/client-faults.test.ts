@@ -1,8 +1,9 @@
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { DocParseError } from "../../src/errors.js";
+import { DocParseError, LocalErrorCode } from "../../src/errors.js";
+import type { Parser } from "../../src/parser.js";
 import type { FaultAction, FaultRequest, RunningServer } from "../../src/server/index.js";
-import { startRecorder, startTestServer, testClient } from "../support/server.js";
+import { fakeResult, startRecorder, startTestServer, testClient } from "../support/server.js";
 
 // Retries against the real local service with injected faults (test-only option).
 
@@ -135,6 +136,40 @@ describe("createJob has no idempotency key", () => {
       await svc.close();
       service = undefined;
     }
+  });
+});
+
+describe("DocParseClient.parse against an engine that runs out of time", () => {
+  /** An engine whose first `failures` parses throw `error`; counts every parse. */
+  function engine(failures: number, error: () => Error): Parser & { calls: number } {
+    const p = {
+      name: "counting",
+      calls: 0,
+      parse: async () => {
+        if (p.calls++ < failures) throw error();
+        return fakeResult();
+      },
+    };
+    return p;
+  }
+
+  it("does not retry the engine's timeout (500 marked x-docparse-error: DOCPARSE_TIMEOUT): the same PDF would time out again", async () => {
+    const parser = engine(10, () => new DocParseError(LocalErrorCode.Timeout, "Parsing took longer than 50 ms"));
+    service = await startTestServer({ parser });
+    const e = await failure(testClient(service, { maxRetries: 3 }).parse(TEXT, { filename: "a.md" }));
+    expect(e.code).toBe(500);
+    expect(e.httpStatus).toBe(500);
+    expect(e.isRetryable).toBe(false);
+    expect(e.message).toContain("Parsing took longer than 50 ms");
+    expect(parser.calls).toBe(1);
+  });
+
+  it("still retries an unmarked 500 (an internal fault, or the hosted service's 500)", async () => {
+    const parser = engine(2, () => new Error("transient"));
+    service = await startTestServer({ parser });
+    const result = await testClient(service, { maxRetries: 3 }).parse(TEXT, { filename: "a.md" });
+    expect(result.elements).toHaveLength(1);
+    expect(parser.calls).toBe(3);
   });
 });
 

@@ -33,6 +33,16 @@ describe("interpretEnvelope", () => {
     expect(thrown(() => interpretEnvelope("nope", ctx(200), none))).toMatchObject({ code: "DOCPARSE_INVALID_RESPONSE" });
   });
 
+  it("does not retry a 500 marked as the engine's timeout; any other 500 stays retryable", () => {
+    const body = JSON.stringify({ code: 500, message: "Parsing took longer than 50 ms" });
+    expect(thrown(() => interpretEnvelope(body, { ...ctx(500), errorName: "DOCPARSE_TIMEOUT" }, none))).toMatchObject({ code: 500, isRetryable: false });
+    expect(thrown(() => interpretEnvelope(body, ctx(500), none))).toMatchObject({ code: 500, isRetryable: true });
+    expect(thrown(() => interpretEnvelope(body, { ...ctx(500), errorName: "DOCPARSE_SOMETHING_ELSE" }, none))).toMatchObject({ code: 500, isRetryable: true });
+    // The marker exempts only the 500 it stands behind.
+    const busy = JSON.stringify({ code: 40306, message: "busy" });
+    expect(thrown(() => interpretEnvelope(busy, { ...ctx(200), errorName: "DOCPARSE_TIMEOUT" }, none))).toMatchObject({ code: 40306, isRetryable: true });
+  });
+
   it("types unknown codes instead of crashing", () => {
     const e = thrown(() => interpretEnvelope(JSON.stringify({ code: 41999, message: "new thing" }), ctx(), none));
     expect(e.code).toBe(41999);

@@ -3,7 +3,7 @@ import { FormData, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ParsedDocument, ParseInput, ParseOptions, Parser } from "../../src/parser.js";
 import type { RunningServer } from "../../src/server/index.js";
-import { AUTH_HEADERS } from "../../src/wire/index.js";
+import { AUTH_HEADERS, ERROR_HEADER } from "../../src/wire/index.js";
 import { DocParseError, LocalErrorCode } from "../../src/errors.js";
 import { CREDS, GatedParser, eventually, fakeResult, startRecorder, startTestServer, type Recorder } from "../support/server.js";
 
@@ -161,6 +161,8 @@ describe("codes", () => {
       expect(res.statusCode).toBe(500);
       expect(JSON.parse(text)).toMatchObject({ code: 500, message: "Internal server error" });
       expect(text).not.toMatch(/hunter2|secret|\.ts:|at /);
+      // An unexpected 500 is not marked: clients keep retrying it.
+      expect(res.headers[ERROR_HEADER]).toBeUndefined();
     } finally {
       await svc.close();
     }
@@ -177,8 +179,18 @@ describe("codes", () => {
     const svc = await startTestServer({ parser: slow, logger: { error: (...args: unknown[]) => void errors.push(args) } });
     try {
       const res = await request(`${svc.url}/api/v1/docparse/parse/sync`, { method: "POST", headers: AUTH, body: form({}, { name: "a.md", text: MD }) });
+      expect(res.statusCode).toBe(500);
       expect(JSON.parse(await res.body.text())).toMatchObject({ code: 500, message: "Parsing took longer than 50 ms" });
+      // The contract's code, marked as the engine's deterministic limit (not retried by our client).
+      expect(res.headers[ERROR_HEADER]).toBe("DOCPARSE_TIMEOUT");
       expect(errors).toEqual([]);
+      // An async job that ran out of time: its result URL answers the same marked 500.
+      const created = await request(`${svc.url}/api/v1/docparse/parse/async`, { method: "POST", headers: AUTH, body: form({}, { name: "a.md", text: MD }) });
+      const jobId = (JSON.parse(await created.body.text()) as { data: { job_id: string } }).data.job_id;
+      await eventually(async () => (await call(`${svc.url}/api/v1/docparse/parse/async/${jobId}`)).data?.status === "failed");
+      const result = await request(`${svc.url}/api/v1/docparse/parse/async/${jobId}/result`, { headers: AUTH });
+      expect(JSON.parse(await result.body.text())).toMatchObject({ code: 500, message: "Parsing took longer than 50 ms" });
+      expect(result.headers[ERROR_HEADER]).toBe("DOCPARSE_TIMEOUT");
     } finally {
       await svc.close();
     }
