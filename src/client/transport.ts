@@ -40,19 +40,35 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /**
- * Lets the event loop run its timers before a request is sent. undici drops a kept-alive
- * socket when its own keep-alive timer fires (the server's `Keep-Alive: timeout=N` less
- * a 2 s margin, so before node's server closes it at N + 1 s), but that timer cannot fire
- * while the caller holds the event loop: after a many-MB result, JSON.parse and the
- * schema check (and whatever the caller does with it) may run for longer than the
- * server's keep-alive, and a request sent in the same turn goes out on a socket the
- * server has closed or is about to close: ECONNRESET/EPIPE with no answer. A retry
- * cannot cover that for job creation, which is never resubmitted blindly, so the
- * race is prevented instead. `setImmediate` would not do: it runs before the next turn's
- * timers. The cost is one loop turn (about a millisecond) per attempt.
+ * undici drops a kept-alive socket when its own keep-alive timer fires (the server's
+ * `Keep-Alive: timeout=N` less a 2 s margin, so before node's server closes it at
+ * N + 1 s), but that timer cannot fire while the caller holds the event loop: after a
+ * many-MB result, JSON.parse and the schema check (and whatever the caller does with
+ * it) may run for longer than the server's keep-alive, and a request sent in the same
+ * turn goes out on a socket the server has closed or is about to close: ECONNRESET or
+ * EPIPE with no answer. A retry cannot cover that for job creation, which is never
+ * resubmitted blindly, so the race is prevented: before sending, the attempt lets the
+ * timers run (`setImmediate` would not do, it runs before the next turn's timers).
+ *
+ * That costs a loop turn (about 1 ms), paid only when the timers may be behind: when
+ * none of ours has run for {@link TIMERS_LAG_MS}. Each attempt leaves a timer behind
+ * that notes when timers last ran, so back-to-back requests pay nothing, and any
+ * keep-alive expiry missed within that window still has the margin (2 s, at least the
+ * 1 s node adds) before the server closes the socket.
  */
-function settleSockets(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+const TIMERS_LAG_MS = 250;
+let timersRanAt = -Infinity;
+
+function noteTimers(): void {
+  setTimeout(() => {
+    timersRanAt = performance.now();
+  }, 0).unref();
+}
+
+async function settleSockets(): Promise<void> {
+  if (performance.now() - timersRanAt <= TIMERS_LAG_MS) return;
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  timersRanAt = performance.now();
 }
 
 /**
@@ -104,5 +120,6 @@ export async function attempt<T>(req: AttemptRequest, handle: (res: Dispatcher.R
     });
   } finally {
     clearTimeout(timeout);
+    noteTimers();
   }
 }
