@@ -179,3 +179,19 @@ const inside = (r: Rect, t: Rect): boolean => {
   const cy = (r.y0 + r.y1) / 2;
   return cx >= t.x0 && cx <= t.x1 && cy >= t.y0 && cy <= t.y1;
 };
+
+/** Blocks of a page's body: not running text (captions and headings count). */
+export const inBody = (b: Block): boolean => b.kind !== "header" && b.kind !== "footer" && b.kind !== "page-number";
+
+/**
+ * Replaces the blocks a table was read from by one table block, in reading order where
+ * the first of them stood (the document pass's table heads and tails).
+ */
+export function replaceByTable(blocks: readonly Block[], taken: ReadonlySet<Block>, grid: GridTable): Block[] {
+  const at = blocks.findIndex((b) => taken.has(b));
+  const { x0, y0, x1, y1 } = grid;
+  const table: Block = { x0, y0, x1, y1, lines: [], text: tableText(grid), fontSize: 0, bold: false, mono: false, kind: "table", table: grid };
+  const confidence = confidenceByChars([...taken], (b) => b.ocrConfidence);
+  if (confidence !== undefined) table.ocrConfidence = confidence;
+  return [...blocks.slice(0, at).filter((b) => !taken.has(b)), table, ...blocks.slice(at).filter((b) => !taken.has(b))];
+}

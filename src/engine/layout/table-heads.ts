@@ -1,5 +1,5 @@
 import type { PageLayout } from "./document.js";
-import { confidenceByChars, tableText } from "./page.js";
+import { inBody, replaceByTable } from "./page.js";
 import { FIGURE, lineCount, union, type Block, type GridCell, type GridTable } from "./types.js";
 
 /** Most rows a page break leaves of a table that page layout cannot find alone. */
@@ -26,21 +26,14 @@ export function joinTableHeads(pages: readonly PageLayout[]): void {
     const page = pages[i]!;
     const next = pages[i + 1]!;
     if (next.number !== page.number + 1 || page.frame?.angle !== next.frame?.angle) continue;
-    const first = next.blocks.find(body);
+    const first = next.blocks.find(inBody);
     if (first?.kind !== "table" || !first.table) continue;
     const head = tableHead(page.blocks, first.table);
     if (!head) continue;
-    const at = page.blocks.findIndex((b) => head.taken.has(b));
-    const { x0, y0, x1, y1 } = head.table;
-    const table: Block = { x0, y0, x1, y1, lines: [], text: tableText(head.table), fontSize: 0, bold: false, mono: false, kind: "table", table: head.table };
-    const confidence = confidenceByChars([...head.taken], (b) => b.ocrConfidence);
-    if (confidence !== undefined) table.ocrConfidence = confidence;
-    page.blocks = [...page.blocks.slice(0, at).filter((b) => !head.taken.has(b)), table, ...page.blocks.slice(at).filter((b) => !head.taken.has(b))];
+    page.blocks = replaceByTable(page.blocks, head.taken, head.table);
   }
 }
 
-/** Blocks of the page's body: not running text (captions and headings count). */
-const body = (b: Block): boolean => b.kind !== "header" && b.kind !== "footer" && b.kind !== "page-number";
 
 function tableHead(blocks: readonly Block[], next: GridTable): { table: GridTable; taken: Set<Block> } | undefined {
   // Each column's extent on the next page, from its unspanned cells.
@@ -58,7 +51,7 @@ function tableHead(blocks: readonly Block[], next: GridTable): { table: GridTabl
     return columns.find((k) => mid >= k.x0 && mid <= k.x1 && b.x0 >= k.x0 - tol && b.x1 <= k.x1 + tol)?.col;
   };
   // From the foot of the page up, while blocks are short and stand in a column.
-  const bodyBlocks = blocks.filter(body).sort((a, b) => b.y1 - a.y1);
+  const bodyBlocks = blocks.filter(inBody).sort((a, b) => b.y1 - a.y1);
   const cells = new Map<Block, number>();
   for (const b of bodyBlocks) {
     if (b.kind !== "text" && b.kind !== "title") break;

@@ -1,7 +1,7 @@
 import type { PageLayout } from "./document.js";
 import { bodySize } from "./body-size.js";
 import { GOES_ON } from "./continuations.js";
-import { confidenceByChars, tableText } from "./page.js";
+import { inBody, replaceByTable } from "./page.js";
 import { FIGURE, lineCount, union, type Block, type GridCell, type GridTable, type Rect } from "./types.js";
 
 /** Most rows a page break carries over that page layout may miss (it finds a table without rules from three rows, some writers' from four). */
@@ -47,17 +47,10 @@ export function joinTableTails(pages: readonly PageLayout[]): void {
     if (!last) continue;
     const tail = tableTail(page, last.table!);
     if (!tail) continue;
-    const at = page.blocks.findIndex((b) => tail.taken.has(b));
-    const { x0, y0, x1, y1 } = tail.table;
-    const table: Block = { x0, y0, x1, y1, lines: [], text: tableText(tail.table), fontSize: 0, bold: false, mono: false, kind: "table", table: tail.table };
-    const confidence = confidenceByChars([...tail.taken], (b) => b.ocrConfidence);
-    if (confidence !== undefined) table.ocrConfidence = confidence;
-    page.blocks = [...page.blocks.slice(0, at).filter((b) => !tail.taken.has(b)), table, ...page.blocks.slice(at).filter((b) => !tail.taken.has(b))];
+    page.blocks = replaceByTable(page.blocks, tail.taken, tail.table);
   }
 }
 
-/** Blocks of the page's body: not running text. */
-const inBody = (b: Block): boolean => b.kind !== "header" && b.kind !== "footer" && b.kind !== "page-number";
 
 /**
  * The table ending the page (footnotes under it set aside: type under 0.9 × the body's in
