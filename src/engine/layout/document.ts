@@ -2,7 +2,8 @@
  * The document-wide pass over laid-out pages ({@link finishDocument}), with headings and
  * caption links; running text is in `running.ts`, continuations in `continuations.ts`.
  */
-import { DOT_LEADER, NUMBERED_HEADING, assignListLevels } from "./classify.js";
+import { DOT_LEADER, NUMBERED_HEADING } from "./classify.js";
+import { assignListLevels } from "./list-levels.js";
 import { bodySize } from "./body-size.js";
 import { CAME_FROM, GOES_ON, markContinuations } from "./continuations.js";
 import type { Frame } from "./frame.js";
